@@ -467,12 +467,11 @@ pub fn row_fields<'a>(areas: &'a [AreaIr], op: &OpIr) -> Option<(&'a str, &'a [F
 pub struct OpIr {
     /// Method name and stable id.
     pub id: String,
-    /// Request builder struct.
+    /// Request builder struct (emitted only for an operation with optional parameters or
+    /// pages; the name is reserved for every operation).
     pub builder: String,
     /// Static descriptor.
     pub static_name: String,
-    /// Version enum, when the operation offers more than one version.
-    pub version_enum: Option<String>,
     pub name: String,
     pub description: Option<String>,
     pub method: Method,

@@ -10,8 +10,9 @@ use common::{BEARER, call, expect_once, ok};
 use ruckus_one_runtime::{ErrorBody, Multipart};
 use ruckus_one_tests::fixtures::operations::Client;
 use ruckus_one_tests::fixtures::operations::demo::calls::{
-    Credentials as FormCredentials, QueryWidgetsRequest, Sort, UpdateWidgetVersion, Widget,
+    Credentials as FormCredentials, QueryWidgetsRequest, Sort, Widget,
 };
+use ruckus_one_tests::fixtures::operations::demo::versions::V1OrV1_1OrV2;
 use serde_json::json;
 use wiremock::matchers::{
     body_bytes, body_json, body_string, header, header_regex, method, path, query_param,
@@ -67,7 +68,7 @@ async fn update_widget_sends_the_selected_version_media_type() {
         .demo()
         .calls()
         .update_widget("w-1", &body)
-        .version(UpdateWidgetVersion::V1_1)
+        .version(V1OrV1_1OrV2::V1_1)
         .send()
         .await
         .unwrap();
@@ -387,7 +388,7 @@ async fn query_widgets_version_changes_only_the_content_type() {
         .demo()
         .calls()
         .query_widgets(20, &QueryWidgetsRequest::new())
-        .version(ruckus_one_tests::fixtures::operations::demo::calls::QueryWidgetsVersion::V1_1)
+        .version(ruckus_one_tests::fixtures::operations::demo::versions::JsonOrV1_1::V1_1)
         .send()
         .await
         .unwrap();
@@ -538,7 +539,7 @@ async fn selecting_a_version_changes_both_media_type_headers() {
         .demo()
         .calls()
         .update_widget("w-1", &body)
-        .version(UpdateWidgetVersion::V2)
+        .version(V1OrV1_1OrV2::V2)
         .send()
         .await
         .unwrap();

@@ -5,7 +5,8 @@
 mod common;
 
 use common::{BEARER, expect_once};
-use ruckus_one::network::{QueryEntitlementUtilizationsVersion, QueryRequest};
+use ruckus_one::network::QueryRequest;
+use ruckus_one::network::versions::JsonOrV1_1;
 use ruckus_one_runtime::{ErrorBody, Multipart};
 use serde_json::json;
 use wiremock::matchers::{header, header_regex, method, path};
@@ -91,7 +92,7 @@ async fn entitlement_errors_decode_flat_and_versions_select_the_content_type() {
         .entitlements()
         .query_entitlement_utilizations()
         .body(&QueryRequest::new())
-        .version(QueryEntitlementUtilizationsVersion::V1_1)
+        .version(JsonOrV1_1::V1_1)
         .send()
         .await
         .unwrap_err();

@@ -1,36 +1,59 @@
-//! The request builder of an operation, split as progenitor splits its builders: the static
-//! descriptor and version alias, the builder struct, and its impl, each assembled from small
+//! What an operation's method returns: the runtime's `Call` for most operations, or, for one
+//! with optional parameters or pages, its own request builder, split as progenitor splits its
+//! builders: the static descriptor, the builder struct, and its impl, each assembled from small
 //! helpers (setters, paging methods, the send methods). All behaviour lives in the runtime.
 
-use super::gates;
 use super::ops::{
     body_arg, item_type, output, param_doc, param_type, query_and_header_params, send_and_wait,
     waiter,
 };
 use super::text::{code, doc, ident, prose};
+use super::{gates, versions};
 use crate::ir::{ApiIr, AreaIr, OpIr, PageStyle, ResponseKind};
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// Static descriptor, version alias, builder struct and its impl.
+/// Whether `op` gets its own builder: it has optional parameters to set or pages to stream.
+/// Every other operation returns the runtime's `Call`, whose settings and send methods are
+/// compiled once for all of them.
+pub(super) fn own_builder(op: &OpIr) -> bool {
+    query_and_header_params(op).any(|(p, _)| !p.required)
+        || op.request.as_ref().is_some_and(|b| !b.required) && body_arg(op, "").is_some()
+        || op.pagination.is_some() && op.success.kind == ResponseKind::Json
+}
+
+/// What an operation without its own builder returns, and how its method builds it from the
+/// request `req`: a `Call` answering the decoded body, or an `Accepted` for an asynchronous
+/// write of an API that can wait for it.
+pub(super) fn call(op: &OpIr, api: &ApiIr, area: &str) -> (TokenStream, TokenStream) {
+    let version = versions::type_path(op).map(|v| quote!(, #v));
+    let (out_ty, send) = output(op, area);
+    match waiter(op, api, area) {
+        Some((descriptor, activity)) => (
+            quote!(ruckus_one_runtime::Call<'a, ruckus_one_runtime::Accepted<#out_ty, #activity> #version>),
+            quote!(req.accepted_call(&#descriptor)),
+        ),
+        None => (
+            quote!(ruckus_one_runtime::Call<'a, #out_ty #version>),
+            quote!(req.call(ruckus_one_runtime::internal::Request::#send)),
+        ),
+    }
+}
+
+/// The static descriptor, and the builder struct and its impl when the operation has its own.
 pub fn emit_items(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
     let gate = gates::operation(op);
     let descriptor = descriptor(op, api);
+    if !own_builder(op) {
+        return quote!(#gate #descriptor);
+    }
     let mut setters = setters(op, &home.name);
-    let version_enum = match version_enum(op) {
-        Some((enum_item, setter)) => {
-            setters.push(setter);
-            quote!(#gate #enum_item)
-        }
-        None => quote!(),
-    };
+    setters.extend(version_setter(op));
     let builder_struct = builder_struct(op, api, home);
     let builder_impl = builder_impl(op, api, home, &setters);
     quote! {
         #gate
         #descriptor
-
-        #version_enum
 
         #gate
         #builder_struct
@@ -111,20 +134,17 @@ fn setters(op: &OpIr, area: &str) -> Vec<TokenStream> {
     setters
 }
 
-/// The alias of an operation's version enum (without its gate; see `versions.rs`) and the
-/// builder's `version` setter.
-fn version_enum(op: &OpIr) -> Option<(TokenStream, TokenStream)> {
-    let alias = super::versions::alias(op)?;
-    let e = ident(op.version_enum.as_ref()?);
-    let setter = quote! {
-        /// Selects the representation (media type) to send and accept.
+/// The builder's `version` setter, taking the API's shared enum of the operation's versions.
+fn version_setter(op: &OpIr) -> Option<TokenStream> {
+    let versions = versions::type_path(op)?;
+    Some(quote! {
+        /// Sends and accepts `version` instead of the operation's default representation.
         #[inline]
-        pub fn version(mut self, version: #e) -> Self {
+        pub fn version(mut self, version: #versions) -> Self {
             self.req.version(version as usize);
             self
         }
-    };
-    Some((alias, setter))
+    })
 }
 
 /// The builder struct with its documentation.
@@ -166,7 +186,7 @@ fn builder_methods_doc(op: &OpIr, api: &ApiIr, area: &str) -> Vec<String> {
         optional.push("body".into());
     }
     let mut settings = vec!["tenant".to_owned()];
-    if op.version_enum.is_some() {
+    if op.versions.len() > 1 {
         settings.push("version".into());
     }
     settings.extend(["timeout".into(), "retry".into()]);

@@ -222,10 +222,12 @@ fn operation(s: &mut String, o: &OpIr) {
     if let Some(d) = &o.description {
         let _ = writeln!(s, "{}\n", prose(d));
     }
-    let generated = if o.is_generated() {
+    let generated = if !o.is_generated() {
+        "not generated".into()
+    } else if super::builder::own_builder(o) {
         format!("method `{}`, builder `{}`", o.id, o.builder)
     } else {
-        "not generated".into()
+        format!("method `{}`, returns a `Call`", o.id)
     };
     let _ = writeln!(s, "- Rust: {generated}");
     let _ = writeln!(s, "- Lifecycle: {}", prose(&o.lifecycle.describe()));

@@ -126,7 +126,7 @@ pub fn lib_rs(ir: &Ir) -> TokenStream {
         #docs
         #![cfg_attr(docsrs, feature(doc_cfg))]
         pub use ruckus_one_runtime as runtime;
-        pub use ruckus_one_runtime::{Accepted, ApiError, Completed, Config, Credentials, Deprecation, Error, ErrorBody, LimitScope, Method, MissingField, Multipart, Pacing, PacingStore, PendingActivity, RateLimit, RawJson, RawRequest, Region, Response, RetryPolicy, Secret, TenantLimit, TenantOutcome, TenantPacing, WaitOptions};
+        pub use ruckus_one_runtime::{Accepted, ApiError, Call, Completed, Config, Credentials, Deprecation, Error, ErrorBody, LimitScope, Method, MissingField, Multipart, Pacing, PacingStore, PendingActivity, RateLimit, RawJson, RawRequest, Region, Response, RetryPolicy, Secret, TenantLimit, TenantOutcome, TenantPacing, WaitOptions};
         #[cfg(feature = "redis")]
         pub use ruckus_one_runtime::RedisStore;
 

@@ -272,6 +272,11 @@ pub fn emit_method(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
     } else {
         quote!(let mut req)
     };
+    let (returns, built) = if super::builder::own_builder(op) {
+        (quote!(#builder<'a>), quote!(#builder { req }))
+    } else {
+        super::builder::call(op, api, area)
+    };
     let many = (args.len() > 6).then(|| quote!(#[allow(clippy::too_many_arguments)]));
     let aliases = search_aliases(op, api)
         .into_iter()
@@ -283,10 +288,10 @@ pub fn emit_method(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
         #deprecated
         #many
         #[inline]
-        pub fn #name(&self, #(#args),*) -> #builder<'a> {
+        pub fn #name(&self, #(#args),*) -> #returns {
             #binding = ruckus_one_runtime::internal::Request::new(self.client, &#stat, &[#(#path_args),*]);
             #(#calls)*
-            #builder { req }
+            #built
         }
     }
 }
@@ -433,17 +438,17 @@ fn body_lines(op: &OpIr) -> Vec<String> {
 fn media_lines(op: &OpIr) -> Vec<String> {
     let mut l = Vec::new();
     if op.versions.len() > 1 {
-        let vs: Vec<String> = op
-            .versions
-            .iter()
-            .map(|v| format!("`{}`", v.label))
-            .collect();
         l.push(format!(
-            "- Versions: {} (default `{}`; choose with `{}::version`)",
-            vs.join(", "),
-            op.versions[0].label,
-            op.builder
+            "- Versions (`version` takes [`{0}`](super::versions::{0}); the first is the default):",
+            super::versions::shared_name(&op.versions)
         ));
+        for v in &op.versions {
+            let mut text = format!("  - `{}`: Accept `{}`", v.variant, v.accept);
+            if let Some(ct) = &v.content_type {
+                text.push_str(&format!(", Content-Type `{ct}`"));
+            }
+            l.push(text);
+        }
     } else if let Some(v) = op.versions.first() {
         // Plain JSON both ways is the default and goes unsaid.
         let plain = |m: &str| m == "application/json";

@@ -1,8 +1,7 @@
 //! The representation (version) enums. Operations of an API offering the same representations
-//! share one enum in the API's `versions` module; each operation names it with a type alias
-//! (`CreateVenueApVersion`) whose documentation lists that operation's media types. A thousand
-//! operations need about twenty enums, so the crate compiles a few enums instead of one per
-//! operation.
+//! share one enum in the API's `versions` module, which their builders' `version` methods take;
+//! each operation's documentation lists its media types. A thousand operations need about
+//! twenty enums, so the crate compiles a few enums instead of one per operation.
 
 use super::text::{doc, ident};
 use crate::ir::{ApiIr, OpIr, VersionIr};
@@ -21,7 +20,7 @@ pub fn shared_name(versions: &[VersionIr]) -> String {
 pub fn module(api: &ApiIr) -> TokenStream {
     let mut shared: BTreeMap<String, &[VersionIr]> = BTreeMap::new();
     let ops = api.areas.iter().flat_map(|a| &a.operations);
-    for op in ops.filter(|op: &&OpIr| op.version_enum.is_some()) {
+    for op in ops.filter(|op: &&OpIr| op.versions.len() > 1) {
         shared
             .entry(shared_name(&op.versions))
             .or_insert(&op.versions);
@@ -34,8 +33,8 @@ pub fn module(api: &ApiIr) -> TokenStream {
         .map(|(name, versions)| shared_enum(name, versions));
     quote! {
         /// Representations (versions) an operation can send and accept, shared by the
-        /// operations that offer the same ones. Each operation's `...Version` alias (for
-        /// example the one its builder's `version` method takes) lists its media types.
+        /// operations that offer the same ones: a builder's `version` method takes one. Each
+        /// operation's documentation lists the media types of its versions.
         pub mod versions {
             #(#enums)*
         }
@@ -65,36 +64,22 @@ fn shared_enum(name: &str, versions: &[VersionIr]) -> TokenStream {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
         #[allow(non_camel_case_types)]
         pub enum #e { #(#variants)* }
+
+        impl ruckus_one_runtime::Representation for #e {
+            #[inline]
+            fn index(self) -> usize {
+                self as usize
+            }
+        }
     }
 }
 
-/// The alias naming the shared enum for `op`, with the operation's media types in its
-/// documentation.
-pub fn alias(op: &OpIr) -> Option<TokenStream> {
-    let alias = ident(op.version_enum.as_ref()?);
-    let mut lines = vec![
-        format!(
-            "Representations offered by `{}`; the first is the default.",
-            op.id
-        ),
-        String::new(),
-    ];
-    for (i, v) in op.versions.iter().enumerate() {
-        let mut text = format!("- `{}` (`{}`): Accept `{}`", v.variant, v.label, v.accept);
-        if let Some(ct) = &v.content_type {
-            text.push_str(&format!(", Content-Type `{ct}`"));
-        }
-        if i == 0 {
-            text.push_str(" (default)");
-        }
-        lines.push(text);
+/// The path of the shared enum of `op`'s versions, as named from its area's module (`None`
+/// when the operation has a single representation).
+pub fn type_path(op: &OpIr) -> Option<TokenStream> {
+    if op.versions.len() < 2 {
+        return None;
     }
-    lines.push(String::new());
-    lines.push("Choose one with the builder's `version` method.".into());
-    let d = doc(&lines);
     let shared = ident(&shared_name(&op.versions));
-    Some(quote! {
-        #d
-        pub type #alias = super::versions::#shared;
-    })
+    Some(quote!(super::versions::#shared))
 }

@@ -171,15 +171,14 @@ impl Validator {
             }
         }
         for (file, anchor, o) in each_op(areas, files) {
-            for n in std::iter::once(&o.builder).chain(o.version_enum.as_ref()) {
-                let by = format!("generated for operation `{}`", o.id);
-                match items.insert(n.clone(), by.clone()) {
-                    Some(prev) if prev != by => self.diags.push_with(|| file.diag(
-                        &["operations:", &anchor],
-                        format!("operation `{}` generates the item `{n}`, which is already a {prev}; rename one of them", o.id),
-                    )),
-                    _ => {}
-                }
+            let n = &o.builder;
+            let by = format!("generated for operation `{}`", o.id);
+            match items.insert(n.clone(), by.clone()) {
+                Some(prev) if prev != by => self.diags.push_with(|| file.diag(
+                    &["operations:", &anchor],
+                    format!("operation `{}` generates the item `{n}`, which is already a {prev}; rename one of them", o.id),
+                )),
+                _ => {}
             }
         }
     }

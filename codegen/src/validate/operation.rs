@@ -89,7 +89,6 @@ impl Validator {
         Some(OpIr {
             static_name: names::shouty(&op.id),
             id: op.id.clone(),
-            version_enum: (versions.len() > 1).then(|| format!("{builder}Version")),
             builder,
             name: op.name.clone(),
             description: op.description.clone(),

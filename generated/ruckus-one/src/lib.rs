@@ -104,8 +104,10 @@
 //!   operationId (`getVenueAps`) where the spec knows it, typed whole; the crate page lists every area
 //!   with what it holds, and `ruckus_one::operations` is the index of every operation by path (method,
 //!   path, area, method).
-//! - **Builders**: required parameters are arguments, optional ones setters; `.version(..)` picks a
-//!   media-type version where the service offers several (the default is pinned to an explicit
+//! - **Builders**: required parameters are arguments. An operation with optional parameters or pages
+//!   returns its own builder, with a setter per optional parameter; every other operation returns a
+//!   `Call` (`ruckus_one::Call<'_, Venue, versions::V1OrJson>`), the same for all of them. Both have
+//!   the same per-call methods: `.version(..)` picks a media-type version where the service offers several (the default is pinned to an explicit
 //!   vendor version); `.tenant(id)` acts for a delegated customer on one call (`client.with_tenant(id)`
 //!   on every call); `.timeout(..)` and `.retry(..)` override the client's settings for one call.
 //! - **Answers**: `send()` returns the typed body; `send().with_response()` also returns the status,
@@ -206,10 +208,10 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 pub use ruckus_one_runtime as runtime;
 pub use ruckus_one_runtime::{
-    Accepted, ApiError, Completed, Config, Credentials, Deprecation, Error, ErrorBody,
-    LimitScope, Method, MissingField, Multipart, Pacing, PacingStore, PendingActivity,
-    RateLimit, RawJson, RawRequest, Region, Response, RetryPolicy, Secret, TenantLimit,
-    TenantOutcome, TenantPacing, WaitOptions,
+    Accepted, ApiError, Call, Completed, Config, Credentials, Deprecation, Error,
+    ErrorBody, LimitScope, Method, MissingField, Multipart, Pacing, PacingStore,
+    PendingActivity, RateLimit, RawJson, RawRequest, Region, Response, RetryPolicy,
+    Secret, TenantLimit, TenantOutcome, TenantPacing, WaitOptions,
 };
 #[cfg(feature = "redis")]
 pub use ruckus_one_runtime::RedisStore;

@@ -219,13 +219,15 @@ impl<'a> ApplicationTokensClient<'a> {
     #[doc(alias = "/ai/applicationTokens")]
     #[doc(alias = "GET /ai/applicationTokens")]
     #[inline]
-    pub fn list_application_tokens(&self) -> ListApplicationTokens<'a> {
+    pub fn list_application_tokens(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, Vec<ApplicationTokenListItem>> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_APPLICATION_TOKENS,
             &[],
         );
-        ListApplicationTokens { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create Application Token.
     ///
@@ -244,14 +246,14 @@ impl<'a> ApplicationTokensClient<'a> {
     pub fn create_application_token(
         &self,
         body: &CreateApplicationTokenRequest,
-    ) -> CreateApplicationToken<'a> {
+    ) -> ruckus_one_runtime::Call<'a, ApplicationToken> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_APPLICATION_TOKEN,
             &[],
         );
         req.json(body);
-        CreateApplicationToken { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete Application Token.
     ///
@@ -270,13 +272,13 @@ impl<'a> ApplicationTokensClient<'a> {
     pub fn delete_application_token(
         &self,
         application_token_id: &str,
-    ) -> DeleteApplicationToken<'a> {
+    ) -> ruckus_one_runtime::Call<'a, super::common::ErrorBody> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_APPLICATION_TOKEN,
             &[application_token_id],
         );
-        DeleteApplicationToken { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get Application Token.
     ///
@@ -295,13 +297,13 @@ impl<'a> ApplicationTokensClient<'a> {
     pub fn get_application_token(
         &self,
         application_token_id: &str,
-    ) -> GetApplicationToken<'a> {
+    ) -> ruckus_one_runtime::Call<'a, ApplicationToken> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_APPLICATION_TOKEN,
             &[application_token_id],
         );
-        GetApplicationToken { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Rotate Secret.
     ///
@@ -320,15 +322,13 @@ impl<'a> ApplicationTokensClient<'a> {
     pub fn rotate_application_token_secret(
         &self,
         application_token_id: &str,
-    ) -> RotateApplicationTokenSecret<'a> {
+    ) -> ruckus_one_runtime::Call<'a, ApplicationToken> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ROTATE_APPLICATION_TOKEN_SECRET,
             &[application_token_id],
         );
-        RotateApplicationTokenSecret {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
 }
 static LIST_APPLICATION_TOKENS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -345,39 +345,6 @@ static LIST_APPLICATION_TOKENS: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `ApplicationTokensClient::list_application_tokens` (List Application Tokens).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListApplicationTokens<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListApplicationTokens<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<ApplicationTokenListItem>> {
-        self.req.send_json()
-    }
-}
 static CREATE_APPLICATION_TOKEN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_application_token",
     method: ruckus_one_runtime::Method::Post,
@@ -392,39 +359,6 @@ static CREATE_APPLICATION_TOKEN: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `ApplicationTokensClient::create_application_token` (Create Application Token).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateApplicationToken<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateApplicationToken<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApplicationToken> {
-        self.req.send_json()
-    }
-}
 static DELETE_APPLICATION_TOKEN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_application_token",
     method: ruckus_one_runtime::Method::Delete,
@@ -439,39 +373,6 @@ static DELETE_APPLICATION_TOKEN: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `ApplicationTokensClient::delete_application_token` (Delete Application Token).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteApplicationToken<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteApplicationToken<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ErrorBody> {
-        self.req.send_json()
-    }
-}
 static GET_APPLICATION_TOKEN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_application_token",
     method: ruckus_one_runtime::Method::Get,
@@ -486,39 +387,6 @@ static GET_APPLICATION_TOKEN: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `ApplicationTokensClient::get_application_token` (Get Application Token).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetApplicationToken<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetApplicationToken<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApplicationToken> {
-        self.req.send_json()
-    }
-}
 static ROTATE_APPLICATION_TOKEN_SECRET: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "rotate_application_token_secret",
     method: ruckus_one_runtime::Method::Post,
@@ -533,36 +401,3 @@ static ROTATE_APPLICATION_TOKEN_SECRET: ruckus_one_runtime::internal::Operation 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `ApplicationTokensClient::rotate_application_token_secret` (Rotate Secret).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct RotateApplicationTokenSecret<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> RotateApplicationTokenSecret<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApplicationToken> {
-        self.req.send_json()
-    }
-}

@@ -978,14 +978,14 @@ impl<'a> LicensesClient<'a> {
     pub fn query_licenses_and_hierarchy(
         &self,
         body: &LicenseHierarchyQuery,
-    ) -> QueryLicensesAndHierarchy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, LicenseHierarchy> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_LICENSES_AND_HIERARCHY,
             &[],
         );
         req.json(body);
-        QueryLicensesAndHierarchy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List Licenses.
     ///
@@ -1003,13 +1003,13 @@ impl<'a> LicensesClient<'a> {
     #[doc(alias = "/ai/licenses")]
     #[doc(alias = "GET /ai/licenses")]
     #[inline]
-    pub fn list_licenses(&self) -> ListLicenses<'a> {
+    pub fn list_licenses(&self) -> ruckus_one_runtime::Call<'a, Vec<License>> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_LICENSES,
             &[],
         );
-        ListLicenses { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Refresh Licenses.
     ///
@@ -1024,13 +1024,13 @@ impl<'a> LicensesClient<'a> {
     #[doc(alias = "/ai/licenses/refresh")]
     #[doc(alias = "POST /ai/licenses/refresh")]
     #[inline]
-    pub fn refresh_licenses(&self) -> RefreshLicenses<'a> {
+    pub fn refresh_licenses(&self) -> ruckus_one_runtime::Call<'a, Vec<License>> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REFRESH_LICENSES,
             &[],
         );
-        RefreshLicenses { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete Orphaned APs.
     ///
@@ -1054,14 +1054,14 @@ impl<'a> LicensesClient<'a> {
         &self,
         license_id: &str,
         body: &Vec<OrphanedApDeletion>,
-    ) -> DeleteOrphanedAps<'a> {
+    ) -> ruckus_one_runtime::Call<'a, super::common::ErrorBody> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_ORPHANED_APS,
             &[license_id],
         );
         req.json(body);
-        DeleteOrphanedAps { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get License.
     ///
@@ -1077,13 +1077,16 @@ impl<'a> LicensesClient<'a> {
     #[doc(alias = "/ai/licenses/{licenseId}")]
     #[doc(alias = "GET /ai/licenses/{licenseId}")]
     #[inline]
-    pub fn get_license(&self, license_id: &str) -> GetLicense<'a> {
+    pub fn get_license(
+        &self,
+        license_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, License> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_LICENSE,
             &[license_id],
         );
-        GetLicense { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update License.
     ///
@@ -1107,14 +1110,14 @@ impl<'a> LicensesClient<'a> {
         &self,
         license_id: &str,
         body: &Vec<LicenseAssignmentUpdate>,
-    ) -> UpdateLicense<'a> {
+    ) -> ruckus_one_runtime::Call<'a, LicenseUpdateResult> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_LICENSE,
             &[license_id],
         );
         req.json(body);
-        UpdateLicense { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
 }
 static QUERY_LICENSES_AND_HIERARCHY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -1131,39 +1134,6 @@ static QUERY_LICENSES_AND_HIERARCHY: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `LicensesClient::query_licenses_and_hierarchy` (Query Licenses and Hierarchy).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct QueryLicensesAndHierarchy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> QueryLicensesAndHierarchy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, LicenseHierarchy> {
-        self.req.send_json()
-    }
-}
 static LIST_LICENSES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_licenses",
     method: ruckus_one_runtime::Method::Get,
@@ -1178,39 +1148,6 @@ static LIST_LICENSES: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `LicensesClient::list_licenses` (List Licenses).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListLicenses<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListLicenses<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<License>> {
-        self.req.send_json()
-    }
-}
 static REFRESH_LICENSES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "refresh_licenses",
     method: ruckus_one_runtime::Method::Post,
@@ -1225,39 +1162,6 @@ static REFRESH_LICENSES: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `LicensesClient::refresh_licenses` (Refresh Licenses).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct RefreshLicenses<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> RefreshLicenses<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<License>> {
-        self.req.send_json()
-    }
-}
 static DELETE_ORPHANED_APS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_orphaned_aps",
     method: ruckus_one_runtime::Method::Delete,
@@ -1272,39 +1176,6 @@ static DELETE_ORPHANED_APS: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `LicensesClient::delete_orphaned_aps` (Delete Orphaned APs).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteOrphanedAps<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteOrphanedAps<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ErrorBody> {
-        self.req.send_json()
-    }
-}
 static GET_LICENSE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_license",
     method: ruckus_one_runtime::Method::Get,
@@ -1319,39 +1190,6 @@ static GET_LICENSE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `LicensesClient::get_license` (Get License).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetLicense<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetLicense<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, License> {
-        self.req.send_json()
-    }
-}
 static UPDATE_LICENSE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_license",
     method: ruckus_one_runtime::Method::Put,
@@ -1366,36 +1204,3 @@ static UPDATE_LICENSE: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `LicensesClient::update_license` (Update License).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateLicense<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateLicense<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, LicenseUpdateResult> {
-        self.req.send_json()
-    }
-}

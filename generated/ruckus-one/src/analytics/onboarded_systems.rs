@@ -411,13 +411,15 @@ impl<'a> OnboardedSystemsClient<'a> {
     #[doc(alias = "/ai/onboardedSystems")]
     #[doc(alias = "GET /ai/onboardedSystems")]
     #[inline]
-    pub fn list_onboarded_systems(&self) -> ListOnboardedSystems<'a> {
+    pub fn list_onboarded_systems(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, Vec<OnboardedSystem>> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_ONBOARDED_SYSTEMS,
             &[],
         );
-        ListOnboardedSystems { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete Onboarded System.
     ///
@@ -433,13 +435,16 @@ impl<'a> OnboardedSystemsClient<'a> {
     #[doc(alias = "/ai/onboardedSystems/{deviceId}")]
     #[doc(alias = "DELETE /ai/onboardedSystems/{deviceId}")]
     #[inline]
-    pub fn delete_onboarded_system(&self, device_id: &str) -> DeleteOnboardedSystem<'a> {
+    pub fn delete_onboarded_system(
+        &self,
+        device_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, super::common::ErrorBody> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_ONBOARDED_SYSTEM,
             &[device_id],
         );
-        DeleteOnboardedSystem { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get Onboarded System.
     ///
@@ -455,13 +460,16 @@ impl<'a> OnboardedSystemsClient<'a> {
     #[doc(alias = "/ai/onboardedSystems/{deviceId}")]
     #[doc(alias = "GET /ai/onboardedSystems/{deviceId}")]
     #[inline]
-    pub fn get_onboarded_system(&self, device_id: &str) -> GetOnboardedSystem<'a> {
+    pub fn get_onboarded_system(
+        &self,
+        device_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, OnboardedSystem> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ONBOARDED_SYSTEM,
             &[device_id],
         );
-        GetOnboardedSystem { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
 }
 static LIST_ONBOARDED_SYSTEMS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -478,39 +486,6 @@ static LIST_ONBOARDED_SYSTEMS: ruckus_one_runtime::internal::Operation = ruckus_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `OnboardedSystemsClient::list_onboarded_systems` (List Onboarded Systems).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListOnboardedSystems<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListOnboardedSystems<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<OnboardedSystem>> {
-        self.req.send_json()
-    }
-}
 static DELETE_ONBOARDED_SYSTEM: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_onboarded_system",
     method: ruckus_one_runtime::Method::Delete,
@@ -525,39 +500,6 @@ static DELETE_ONBOARDED_SYSTEM: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `OnboardedSystemsClient::delete_onboarded_system` (Delete Onboarded System).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteOnboardedSystem<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteOnboardedSystem<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ErrorBody> {
-        self.req.send_json()
-    }
-}
 static GET_ONBOARDED_SYSTEM: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_onboarded_system",
     method: ruckus_one_runtime::Method::Get,
@@ -572,36 +514,3 @@ static GET_ONBOARDED_SYSTEM: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `OnboardedSystemsClient::get_onboarded_system` (Get Onboarded System).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetOnboardedSystem<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetOnboardedSystem<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, OnboardedSystem> {
-        self.req.send_json()
-    }
-}

@@ -336,13 +336,15 @@ impl<'a> ResourceGroupsClient<'a> {
     #[doc(alias = "/ai/resourceGroups")]
     #[doc(alias = "GET /ai/resourceGroups")]
     #[inline]
-    pub fn list_resource_groups(&self) -> ListResourceGroups<'a> {
+    pub fn list_resource_groups(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, Vec<super::common::ResourceGroup>> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_RESOURCE_GROUPS,
             &[],
         );
-        ListResourceGroups { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create Resource Group.
     ///
@@ -361,14 +363,14 @@ impl<'a> ResourceGroupsClient<'a> {
     pub fn create_resource_group(
         &self,
         body: &ResourceGroupInput,
-    ) -> CreateResourceGroup<'a> {
+    ) -> ruckus_one_runtime::Call<'a, super::common::ResourceGroup> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_RESOURCE_GROUP,
             &[],
         );
         req.json(body);
-        CreateResourceGroup { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query Resource Group Filters.
     ///
@@ -390,14 +392,14 @@ impl<'a> ResourceGroupsClient<'a> {
     pub fn query_resource_group_filters(
         &self,
         body: &ResourceGroupFilterQuery,
-    ) -> QueryResourceGroupFilters<'a> {
+    ) -> ruckus_one_runtime::Call<'a, ResourceGroupFilterSearchResult> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_RESOURCE_GROUP_FILTERS,
             &[],
         );
         req.json(body);
-        QueryResourceGroupFilters { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get Resource Group.
     ///
@@ -413,13 +415,16 @@ impl<'a> ResourceGroupsClient<'a> {
     #[doc(alias = "/ai/resourceGroups/{resourceGroupId}")]
     #[doc(alias = "GET /ai/resourceGroups/{resourceGroupId}")]
     #[inline]
-    pub fn get_resource_group(&self, resource_group_id: &str) -> GetResourceGroup<'a> {
+    pub fn get_resource_group(
+        &self,
+        resource_group_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, super::common::ResourceGroup> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_RESOURCE_GROUP,
             &[resource_group_id],
         );
-        GetResourceGroup { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update Resource Group.
     ///
@@ -440,14 +445,14 @@ impl<'a> ResourceGroupsClient<'a> {
         &self,
         resource_group_id: &str,
         body: &ResourceGroupInput,
-    ) -> UpdateResourceGroup<'a> {
+    ) -> ruckus_one_runtime::Call<'a, super::common::ResourceGroup> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_RESOURCE_GROUP,
             &[resource_group_id],
         );
         req.json(body);
-        UpdateResourceGroup { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
 }
 static LIST_RESOURCE_GROUPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -464,41 +469,6 @@ static LIST_RESOURCE_GROUPS: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `ResourceGroupsClient::list_resource_groups` (List Resource Group).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListResourceGroups<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListResourceGroups<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::ResourceGroup>> {
-        self.req.send_json()
-    }
-}
 static CREATE_RESOURCE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_resource_group",
     method: ruckus_one_runtime::Method::Post,
@@ -513,39 +483,6 @@ static CREATE_RESOURCE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `ResourceGroupsClient::create_resource_group` (Create Resource Group).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateResourceGroup<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateResourceGroup<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ResourceGroup> {
-        self.req.send_json()
-    }
-}
 static QUERY_RESOURCE_GROUP_FILTERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_resource_group_filters",
     method: ruckus_one_runtime::Method::Post,
@@ -560,41 +497,6 @@ static QUERY_RESOURCE_GROUP_FILTERS: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `ResourceGroupsClient::query_resource_group_filters` (Query Resource Group Filters).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct QueryResourceGroupFilters<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> QueryResourceGroupFilters<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, ResourceGroupFilterSearchResult> {
-        self.req.send_json()
-    }
-}
 static GET_RESOURCE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_resource_group",
     method: ruckus_one_runtime::Method::Get,
@@ -609,39 +511,6 @@ static GET_RESOURCE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `ResourceGroupsClient::get_resource_group` (Get Resource Group).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetResourceGroup<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetResourceGroup<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ResourceGroup> {
-        self.req.send_json()
-    }
-}
 static UPDATE_RESOURCE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_resource_group",
     method: ruckus_one_runtime::Method::Put,
@@ -656,36 +525,3 @@ static UPDATE_RESOURCE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `ResourceGroupsClient::update_resource_group` (Update Resource Group).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateResourceGroup<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateResourceGroup<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ResourceGroup> {
-        self.req.send_json()
-    }
-}

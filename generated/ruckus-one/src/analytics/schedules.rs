@@ -1524,14 +1524,14 @@ impl<'a> SchedulesClient<'a> {
     pub fn retry_failed_report_schedules(
         &self,
         body: &ScheduleIds,
-    ) -> RetryFailedReportSchedules<'a> {
+    ) -> ruckus_one_runtime::Call<'a, ScheduleBatchResult> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &RETRY_FAILED_REPORT_SCHEDULES,
             &[],
         );
         req.json(body);
-        RetryFailedReportSchedules { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete Schedule.
     ///
@@ -1547,14 +1547,17 @@ impl<'a> SchedulesClient<'a> {
     #[doc(alias = "/ai/schedules")]
     #[doc(alias = "DELETE /ai/schedules")]
     #[inline]
-    pub fn delete_schedules(&self, body: &ScheduleIds) -> DeleteSchedules<'a> {
+    pub fn delete_schedules(
+        &self,
+        body: &ScheduleIds,
+    ) -> ruckus_one_runtime::Call<'a, ScheduleBatchResult> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SCHEDULES,
             &[],
         );
         req.json(body);
-        DeleteSchedules { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List Schedules.
     ///
@@ -1598,14 +1601,17 @@ impl<'a> SchedulesClient<'a> {
     #[doc(alias = "/ai/schedules")]
     #[doc(alias = "POST /ai/schedules")]
     #[inline]
-    pub fn create_schedule(&self, body: &CreateScheduleRequest) -> CreateSchedule<'a> {
+    pub fn create_schedule(
+        &self,
+        body: &CreateScheduleRequest,
+    ) -> ruckus_one_runtime::Call<'a, ScheduleCreated> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SCHEDULE,
             &[],
         );
         req.json(body);
-        CreateSchedule { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get schedule execution logs.
     ///
@@ -1624,13 +1630,13 @@ impl<'a> SchedulesClient<'a> {
     pub fn get_schedule_execution_logs(
         &self,
         schedule_id: &str,
-    ) -> GetScheduleExecutionLogs<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Vec<ScheduleExecutionLogEntry>> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SCHEDULE_EXECUTION_LOGS,
             &[schedule_id],
         );
-        GetScheduleExecutionLogs { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get Schedule.
     ///
@@ -1649,13 +1655,16 @@ impl<'a> SchedulesClient<'a> {
     #[doc(alias = "/ai/schedules/{scheduleId}")]
     #[doc(alias = "GET /ai/schedules/{scheduleId}")]
     #[inline]
-    pub fn get_schedule(&self, schedule_id: &str) -> GetSchedule<'a> {
+    pub fn get_schedule(
+        &self,
+        schedule_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, Schedule> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SCHEDULE,
             &[schedule_id],
         );
-        GetSchedule { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update Schedule.
     ///
@@ -1679,14 +1688,14 @@ impl<'a> SchedulesClient<'a> {
         &self,
         schedule_id: &str,
         body: &UpdateScheduleRequest,
-    ) -> UpdateSchedule<'a> {
+    ) -> ruckus_one_runtime::Call<'a, ScheduleUpdated> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SCHEDULE,
             &[schedule_id],
         );
         req.json(body);
-        UpdateSchedule { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
 }
 static RETRY_FAILED_REPORT_SCHEDULES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -1703,39 +1712,6 @@ static RETRY_FAILED_REPORT_SCHEDULES: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `SchedulesClient::retry_failed_report_schedules` (Retry a Failed Report Schedule).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct RetryFailedReportSchedules<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> RetryFailedReportSchedules<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ScheduleBatchResult> {
-        self.req.send_json()
-    }
-}
 static DELETE_SCHEDULES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_schedules",
     method: ruckus_one_runtime::Method::Delete,
@@ -1750,39 +1726,6 @@ static DELETE_SCHEDULES: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `SchedulesClient::delete_schedules` (Delete Schedule).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSchedules<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSchedules<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ScheduleBatchResult> {
-        self.req.send_json()
-    }
-}
 static LIST_SCHEDULES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_schedules",
     method: ruckus_one_runtime::Method::Get,
@@ -1853,39 +1796,6 @@ static CREATE_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_run
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `SchedulesClient::create_schedule` (Create Schedule).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateSchedule<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateSchedule<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ScheduleCreated> {
-        self.req.send_json()
-    }
-}
 static GET_SCHEDULE_EXECUTION_LOGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_schedule_execution_logs",
     method: ruckus_one_runtime::Method::Get,
@@ -1900,41 +1810,6 @@ static GET_SCHEDULE_EXECUTION_LOGS: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `SchedulesClient::get_schedule_execution_logs` (Get schedule execution logs).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetScheduleExecutionLogs<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetScheduleExecutionLogs<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, Vec<ScheduleExecutionLogEntry>> {
-        self.req.send_json()
-    }
-}
 static GET_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_schedule",
     method: ruckus_one_runtime::Method::Get,
@@ -1949,39 +1824,6 @@ static GET_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `SchedulesClient::get_schedule` (Get Schedule).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSchedule<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetSchedule<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Schedule> {
-        self.req.send_json()
-    }
-}
 static UPDATE_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_schedule",
     method: ruckus_one_runtime::Method::Patch,
@@ -1996,36 +1838,3 @@ static UPDATE_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_run
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `SchedulesClient::update_schedule` (Update Schedule).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateSchedule<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateSchedule<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ScheduleUpdated> {
-        self.req.send_json()
-    }
-}

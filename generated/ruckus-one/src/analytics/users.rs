@@ -1086,14 +1086,17 @@ impl<'a> UsersClient<'a> {
     #[doc(alias = "/ai/users")]
     #[doc(alias = "DELETE /ai/users")]
     #[inline]
-    pub fn delete_users(&self, body: &Vec<String>) -> DeleteUsers<'a> {
+    pub fn delete_users(
+        &self,
+        body: &Vec<String>,
+    ) -> ruckus_one_runtime::Call<'a, super::common::ErrorBody> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_USERS,
             &[],
         );
         req.json(body);
-        DeleteUsers { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List Users.
     ///
@@ -1108,13 +1111,13 @@ impl<'a> UsersClient<'a> {
     #[doc(alias = "/ai/users")]
     #[doc(alias = "GET /ai/users")]
     #[inline]
-    pub fn list_users(&self) -> ListUsers<'a> {
+    pub fn list_users(&self) -> ruckus_one_runtime::Call<'a, Vec<UserListItem>> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_USERS,
             &[],
         );
-        ListUsers { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Add Internal User.
     ///
@@ -1136,14 +1139,14 @@ impl<'a> UsersClient<'a> {
     pub fn add_internal_user(
         &self,
         body: &AddInternalUserRequest,
-    ) -> AddInternalUser<'a> {
+    ) -> ruckus_one_runtime::Call<'a, User> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_INTERNAL_USER,
             &[],
         );
         req.json(body);
-        AddInternalUser { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Invite Third Party User.
     ///
@@ -1162,14 +1165,14 @@ impl<'a> UsersClient<'a> {
     pub fn invite_third_party_user(
         &self,
         body: &InviteThirdPartyUserRequest,
-    ) -> InviteThirdPartyUser<'a> {
+    ) -> ruckus_one_runtime::Call<'a, InvitedUser> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &INVITE_THIRD_PARTY_USER,
             &[],
         );
         req.json(body);
-        InviteThirdPartyUser { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List Internal Users.
     ///
@@ -1188,13 +1191,15 @@ impl<'a> UsersClient<'a> {
     #[doc(alias = "/ai/users/internal")]
     #[doc(alias = "GET /ai/users/internal")]
     #[inline]
-    pub fn list_internal_users(&self) -> ListInternalUsers<'a> {
+    pub fn list_internal_users(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, Vec<InternalUser>> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_INTERNAL_USERS,
             &[],
         );
-        ListInternalUsers { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update User.
     ///
@@ -1219,14 +1224,14 @@ impl<'a> UsersClient<'a> {
         &self,
         user_id: &str,
         body: &UpdateUserRequest,
-    ) -> UpdateUser<'a> {
+    ) -> ruckus_one_runtime::Call<'a, User> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_USER,
             &[user_id],
         );
         req.json(body);
-        UpdateUser { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
 }
 static DELETE_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -1243,39 +1248,6 @@ static DELETE_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `UsersClient::delete_users` (Delete User).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteUsers<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteUsers<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ErrorBody> {
-        self.req.send_json()
-    }
-}
 static LIST_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_users",
     method: ruckus_one_runtime::Method::Get,
@@ -1290,39 +1262,6 @@ static LIST_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime:
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `UsersClient::list_users` (List Users).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListUsers<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListUsers<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<UserListItem>> {
-        self.req.send_json()
-    }
-}
 static ADD_INTERNAL_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_internal_user",
     method: ruckus_one_runtime::Method::Post,
@@ -1337,39 +1276,6 @@ static ADD_INTERNAL_USER: ruckus_one_runtime::internal::Operation = ruckus_one_r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `UsersClient::add_internal_user` (Add Internal User).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AddInternalUser<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> AddInternalUser<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, User> {
-        self.req.send_json()
-    }
-}
 static INVITE_THIRD_PARTY_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "invite_third_party_user",
     method: ruckus_one_runtime::Method::Post,
@@ -1384,39 +1290,6 @@ static INVITE_THIRD_PARTY_USER: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `UsersClient::invite_third_party_user` (Invite Third Party User).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct InviteThirdPartyUser<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> InviteThirdPartyUser<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, InvitedUser> {
-        self.req.send_json()
-    }
-}
 static LIST_INTERNAL_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_internal_users",
     method: ruckus_one_runtime::Method::Get,
@@ -1431,39 +1304,6 @@ static LIST_INTERNAL_USERS: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `UsersClient::list_internal_users` (List Internal Users).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListInternalUsers<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListInternalUsers<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<InternalUser>> {
-        self.req.send_json()
-    }
-}
 static UPDATE_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_user",
     method: ruckus_one_runtime::Method::Put,
@@ -1478,36 +1318,3 @@ static UPDATE_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
 };
-/// Request builder for `UsersClient::update_user` (Update User).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateUser<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateUser<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, User> {
-        self.req.send_json()
-    }
-}

@@ -1127,13 +1127,16 @@ impl<'a> ActivitiesClient<'a> {
     #[doc(alias = "/activities/{requestId}")]
     #[doc(alias = "GET /activities/{requestId}")]
     #[inline]
-    pub fn get_activity(&self, request_id: &str) -> GetActivity<'a> {
+    pub fn get_activity(
+        &self,
+        request_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, Activity> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ACTIVITY,
             &[request_id],
         );
-        GetActivity { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query activities.
     ///
@@ -1176,14 +1179,14 @@ impl<'a> ActivitiesClient<'a> {
         &self,
         activity_id: &str,
         body: &NotificationData,
-    ) -> UpdateActivityNotification<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Activity> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_ACTIVITY_NOTIFICATION,
             &[activity_id],
         );
         req.json(body);
-        UpdateActivityNotification { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Find activity devices.
     ///
@@ -1225,13 +1228,13 @@ impl<'a> ActivitiesClient<'a> {
     #[doc(alias = "DELETE /private/activities/async-cleanup")]
     #[doc(alias = "deleteSchedule")]
     #[inline]
-    pub fn delete_schedule(&self) -> DeleteSchedule<'a> {
+    pub fn delete_schedule(&self) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SCHEDULE,
             &[],
         );
-        DeleteSchedule { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
 }
 impl<'a> super::NetworkClient<'a> {
@@ -1296,39 +1299,6 @@ pub(super) static GET_ACTIVITY: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ACTIVITIES,
 };
-/// Request builder for `ActivitiesClient::get_activity` (Get activity).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetActivity<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetActivity<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Activity> {
-        self.req.send_json()
-    }
-}
 static QUERY_ACTIVITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_activities",
     method: ruckus_one_runtime::Method::Post,
@@ -1409,39 +1379,6 @@ static UPDATE_ACTIVITY_NOTIFICATION: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ACTIVITIES,
 };
-/// Request builder for `ActivitiesClient::update_activity_notification` (Update activity notification).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateActivityNotification<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateActivityNotification<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Activity> {
-        self.req.send_json()
-    }
-}
 static FIND_ACTIVITY_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "find_activity_devices",
     method: ruckus_one_runtime::Method::Post,
@@ -1522,36 +1459,3 @@ static DELETE_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_run
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ACTIVITIES,
 };
-/// Request builder for `ActivitiesClient::delete_schedule` (Delete schedule).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSchedule<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSchedule<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}

@@ -2508,7 +2508,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `policySetId`: string
     /// - Path parameter `policyId`: string
     /// - Response 200: `PrioritizedPolicy`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetPrioritizedRuleById::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getPrioritizedRuleById).
     #[doc(alias = "/policySets/{policySetId}/prioritizedPolicies/{policyId}")]
@@ -2519,13 +2521,13 @@ impl<'a> AdaptivePoliciesClient<'a> {
         &self,
         policy_set_id: &str,
         policy_id: &str,
-    ) -> GetPrioritizedRuleById<'a> {
+    ) -> ruckus_one_runtime::Call<'a, PrioritizedPolicy, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PRIORITIZED_RULE_BY_ID,
             &[policy_set_id, policy_id],
         );
-        GetPrioritizedRuleById { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Assign policy to policy set with priority.
     ///
@@ -2537,7 +2539,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `policyId`: string
     /// - Request body (json, required): `PrioritizedPolicy`
     /// - Response 201: `PrioritizedPolicy`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AssignPolicyToPolicySetWithPriority::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml assignPolicyToPolicySetWithPriority).
     #[doc(alias = "/policySets/{policySetId}/prioritizedPolicies/{policyId}")]
@@ -2549,16 +2553,14 @@ impl<'a> AdaptivePoliciesClient<'a> {
         policy_set_id: &str,
         policy_id: &str,
         body: &PrioritizedPolicy,
-    ) -> AssignPolicyToPolicySetWithPriority<'a> {
+    ) -> ruckus_one_runtime::Call<'a, PrioritizedPolicy, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ASSIGN_POLICY_TO_POLICY_SET_WITH_PRIORITY,
             &[policy_set_id, policy_id],
         );
         req.json(body);
-        AssignPolicyToPolicySetWithPriority {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Remove mapped policy set.
     ///
@@ -2569,7 +2571,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `policySetId`: string
     /// - Path parameter `policyId`: string
     /// - Response 200: `json`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveMappedPolicySet::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml removeMappedPolicySet).
     #[doc(alias = "/policySets/{policySetId}/prioritizedPolicies/{policyId}")]
@@ -2580,13 +2584,13 @@ impl<'a> AdaptivePoliciesClient<'a> {
         &self,
         policy_set_id: &str,
         policy_id: &str,
-    ) -> RemoveMappedPolicySet<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_MAPPED_POLICY_SET,
             &[policy_set_id, policy_id],
         );
-        RemoveMappedPolicySet { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get all policies under template.
     ///
@@ -2600,7 +2604,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Query parameter `pageable` (`string`, argument `pageable`)
     /// - Response 200: `PagedResponseResourcePolicy`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllPoliciesUnderTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getAllPoliciesUnderTemplate).
@@ -2631,7 +2637,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Request body (json, required): `Policy`
     /// - Response 201: `Policy`
     /// - Response 202: `Policy`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreatePolicy::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml createPolicy).
@@ -2639,14 +2647,22 @@ impl<'a> AdaptivePoliciesClient<'a> {
     #[doc(alias = "POST /policyTemplates/{templateId}/policies")]
     #[doc(alias = "createPolicy")]
     #[inline]
-    pub fn create_policy(&self, template_id: &str, body: &Policy) -> CreatePolicy<'a> {
+    pub fn create_policy(
+        &self,
+        template_id: &str,
+        body: &Policy,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<Policy, super::activities::Activity>,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_POLICY,
             &[template_id],
         );
         req.json(body);
-        CreatePolicy { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get all condition for policy.
     ///
@@ -2660,7 +2676,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Query parameter `page` (`string`, builder method `page`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Response 200: `PagedResponseResourcePolicyCondition`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllConditionForPolicy::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getAllConditionForPolicy).
@@ -2690,7 +2708,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `policyId`: string
     /// - Request body (json, required): `PolicyCondition`
     /// - Response 201: `PolicyCondition`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreatePolicyCondition::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml createPolicyCondition).
     #[doc(alias = "/policyTemplates/{templateId}/policies/{policyId}/conditions")]
@@ -2702,14 +2722,14 @@ impl<'a> AdaptivePoliciesClient<'a> {
         template_id: &str,
         policy_id: &str,
         body: &PolicyCondition,
-    ) -> CreatePolicyCondition<'a> {
+    ) -> ruckus_one_runtime::Call<'a, PolicyCondition, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_POLICY_CONDITION,
             &[template_id, policy_id],
         );
         req.json(body);
-        CreatePolicyCondition { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get all policies for template by query.
     ///
@@ -2721,7 +2741,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Query parameter `excludeContent` (`boolean`, builder method `exclude_content`)
     /// - Request body (json, required): `AdaptiveRadiusWorkflowQueryData`
     /// - Response 200: `PagedResponseResourcePolicy`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllPoliciesForTemplateByQuery::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getAllPoliciesForTemplateByQuery).
@@ -2754,7 +2776,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Query parameter `excludeContent` (`boolean`, builder method `exclude_content`)
     /// - Request body (json, required): `AdaptiveRadiusWorkflowQueryData`
     /// - Response 200: `PagedResponseResourceDynamicPolicyTemplateAttribute`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryAttributeForTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml queryAttributeForTemplate).
@@ -2784,7 +2808,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Query parameter `excludeContent` (`boolean`, builder method `exclude_content`)
     /// - Request body (json, required): `AdaptiveRadiusWorkflowQueryData`
     /// - Response 200: `PagedResponseResourceDynamicPolicyTemplate`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllTemplatesByQuery::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getAllTemplatesByQuery).
@@ -2813,7 +2839,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Query parameter `excludeContent` (`boolean`, builder method `exclude_content`)
     /// - Request body (json, required): `AdaptiveRadiusWorkflowQueryData`
     /// - Response 200: `PagedResponseResourcePolicy`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllPoliciesAcrossTemplatesByQuery::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getAllPoliciesAcrossTemplatesByQuery).
@@ -2843,21 +2871,26 @@ impl<'a> AdaptivePoliciesClient<'a> {
     ///
     /// - Request body (json, required): `PolicySet`
     /// - Response 201: `PolicySet`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreatePolicySet::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml createPolicySet).
     #[doc(alias = "/policySets")]
     #[doc(alias = "POST /policySets")]
     #[doc(alias = "createPolicySet")]
     #[inline]
-    pub fn create_policy_set(&self, body: &PolicySet) -> CreatePolicySet<'a> {
+    pub fn create_policy_set(
+        &self,
+        body: &PolicySet,
+    ) -> ruckus_one_runtime::Call<'a, PolicySet, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_POLICY_SET,
             &[],
         );
         req.json(body);
-        CreatePolicySet { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get all policy sets assignments by query.
     ///
@@ -2869,7 +2902,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Query parameter `excludeContent` (`boolean`, builder method `exclude_content`)
     /// - Request body (json, required): `AdaptiveRadiusWorkflowQueryData`
     /// - Response 200: `PagedResponseResourcePolicySetAssignment`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllPolicySetsAssignmentsByQuery::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getAllPolicySetsAssignmentsByQuery).
@@ -2901,7 +2936,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Query parameter `excludeContent` (`boolean`, builder method `exclude_content`)
     /// - Request body (json, required): `AdaptiveRadiusWorkflowQueryData`
     /// - Response 200: `PagedResponseResourcePolicySet`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllPolicySetsByQuery::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getAllPolicySetsByQuery).
@@ -2930,7 +2967,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `templateId`: string
     /// - Path parameter `policyId`: string
     /// - Response 200: `Policy`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetPolicyById::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getPolicyById).
     #[doc(alias = "/policyTemplates/{templateId}/policies/{policyId}")]
@@ -2941,13 +2980,13 @@ impl<'a> AdaptivePoliciesClient<'a> {
         &self,
         template_id: &str,
         policy_id: &str,
-    ) -> GetPolicyById<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Policy, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_POLICY_BY_ID,
             &[template_id, policy_id],
         );
-        GetPolicyById { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete policy.
     ///
@@ -2958,20 +2997,26 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `templateId`: string
     /// - Path parameter `policyId`: string
     /// - Response 200: `json`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeletePolicy::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml deletePolicy).
     #[doc(alias = "/policyTemplates/{templateId}/policies/{policyId}")]
     #[doc(alias = "DELETE /policyTemplates/{templateId}/policies/{policyId}")]
     #[doc(alias = "deletePolicy")]
     #[inline]
-    pub fn delete_policy(&self, template_id: &str, policy_id: &str) -> DeletePolicy<'a> {
+    pub fn delete_policy(
+        &self,
+        template_id: &str,
+        policy_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_POLICY,
             &[template_id, policy_id],
         );
-        DeletePolicy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update policy.
     ///
@@ -2983,7 +3028,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `policyId`: string
     /// - Request body (json, required): `PolicyUpdate`
     /// - Response 200: `Policy`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdatePolicy::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml updatePolicy).
     #[doc(alias = "/policyTemplates/{templateId}/policies/{policyId}")]
     #[doc(alias = "PATCH /policyTemplates/{templateId}/policies/{policyId}")]
@@ -2994,14 +3041,14 @@ impl<'a> AdaptivePoliciesClient<'a> {
         template_id: &str,
         policy_id: &str,
         body: &PolicyUpdate,
-    ) -> UpdatePolicy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Policy, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_POLICY,
             &[template_id, policy_id],
         );
         req.json(body);
-        UpdatePolicy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get condition by id.
     ///
@@ -3013,7 +3060,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `policyId`: string
     /// - Path parameter `conditionId`: string
     /// - Response 200: `PolicyCondition`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetConditionById::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getConditionById).
     #[doc(
@@ -3029,13 +3078,13 @@ impl<'a> AdaptivePoliciesClient<'a> {
         template_id: &str,
         policy_id: &str,
         condition_id: &str,
-    ) -> GetConditionById<'a> {
+    ) -> ruckus_one_runtime::Call<'a, PolicyCondition, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_CONDITION_BY_ID,
             &[template_id, policy_id, condition_id],
         );
-        GetConditionById { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete policy conditions.
     ///
@@ -3047,7 +3096,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `policyId`: string
     /// - Path parameter `conditionId`: string
     /// - Response 200: `json`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeletePolicyConditions::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml deletePolicyConditions).
     #[doc(
@@ -3063,13 +3114,13 @@ impl<'a> AdaptivePoliciesClient<'a> {
         template_id: &str,
         policy_id: &str,
         condition_id: &str,
-    ) -> DeletePolicyConditions<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_POLICY_CONDITIONS,
             &[template_id, policy_id, condition_id],
         );
-        DeletePolicyConditions { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update condition.
     ///
@@ -3082,7 +3133,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `conditionId`: string
     /// - Request body (json, required): `PolicyConditionUpdate`
     /// - Response 200: `PolicyCondition`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateCondition::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml updateCondition).
     #[doc(
         alias = "/policyTemplates/{templateId}/policies/{policyId}/conditions/{conditionId}"
@@ -3098,14 +3151,14 @@ impl<'a> AdaptivePoliciesClient<'a> {
         policy_id: &str,
         condition_id: &str,
         body: &PolicyConditionUpdate,
-    ) -> UpdateCondition<'a> {
+    ) -> ruckus_one_runtime::Call<'a, PolicyCondition, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_CONDITION,
             &[template_id, policy_id, condition_id],
         );
         req.json(body);
-        UpdateCondition { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get policy set by id.
     ///
@@ -3115,20 +3168,25 @@ impl<'a> AdaptivePoliciesClient<'a> {
     ///
     /// - Path parameter `policySetId`: string
     /// - Response 200: `PolicySet`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetPolicySetById::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getPolicySetById).
     #[doc(alias = "/policySets/{policySetId}")]
     #[doc(alias = "GET /policySets/{policySetId}")]
     #[doc(alias = "getPolicySetById")]
     #[inline]
-    pub fn get_policy_set_by_id(&self, policy_set_id: &str) -> GetPolicySetById<'a> {
+    pub fn get_policy_set_by_id(
+        &self,
+        policy_set_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, PolicySet, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_POLICY_SET_BY_ID,
             &[policy_set_id],
         );
-        GetPolicySetById { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete policy set.
     ///
@@ -3138,20 +3196,25 @@ impl<'a> AdaptivePoliciesClient<'a> {
     ///
     /// - Path parameter `policySetId`: string
     /// - Response 200: `json`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeletePolicySet::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml deletePolicySet).
     #[doc(alias = "/policySets/{policySetId}")]
     #[doc(alias = "DELETE /policySets/{policySetId}")]
     #[doc(alias = "deletePolicySet")]
     #[inline]
-    pub fn delete_policy_set(&self, policy_set_id: &str) -> DeletePolicySet<'a> {
+    pub fn delete_policy_set(
+        &self,
+        policy_set_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_POLICY_SET,
             &[policy_set_id],
         );
-        DeletePolicySet { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update policy set.
     ///
@@ -3162,7 +3225,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `policySetId`: string
     /// - Request body (json, required): `PolicySet`
     /// - Response 200: `PolicySet`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdatePolicySet::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml updatePolicySet).
     #[doc(alias = "/policySets/{policySetId}")]
@@ -3173,14 +3238,14 @@ impl<'a> AdaptivePoliciesClient<'a> {
         &self,
         policy_set_id: &str,
         body: &PolicySet,
-    ) -> UpdatePolicySet<'a> {
+    ) -> ruckus_one_runtime::Call<'a, PolicySet, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_POLICY_SET,
             &[policy_set_id],
         );
         req.json(body);
-        UpdatePolicySet { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get policy template by id.
     ///
@@ -3190,7 +3255,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     ///
     /// - Path parameter `templateId`: string
     /// - Response 200: `DynamicPolicyTemplate`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetPolicyTemplateById::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getPolicyTemplateById).
     #[doc(alias = "/policyTemplates/{templateId}")]
@@ -3200,13 +3267,13 @@ impl<'a> AdaptivePoliciesClient<'a> {
     pub fn get_policy_template_by_id(
         &self,
         template_id: &str,
-    ) -> GetPolicyTemplateById<'a> {
+    ) -> ruckus_one_runtime::Call<'a, DynamicPolicyTemplate, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_POLICY_TEMPLATE_BY_ID,
             &[template_id],
         );
-        GetPolicyTemplateById { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get attributes for template.
     ///
@@ -3220,7 +3287,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Query parameter `pageable` (`string`, argument `pageable`)
     /// - Response 200: `PagedResponseResourceDynamicPolicyTemplateAttribute`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetAttributesForTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getAttributesForTemplate).
@@ -3250,7 +3319,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `templateId`: string
     /// - Path parameter `attributeId`: string
     /// - Response 200: `DynamicPolicyTemplateAttribute`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetAttributesByIdForTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getAttributesByIdForTemplate).
     #[doc(alias = "/policyTemplates/{templateId}/attributes/{attributeId}")]
@@ -3261,15 +3332,17 @@ impl<'a> AdaptivePoliciesClient<'a> {
         &self,
         template_id: &str,
         attribute_id: &str,
-    ) -> GetAttributesByIdForTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        DynamicPolicyTemplateAttribute,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ATTRIBUTES_BY_ID_FOR_TEMPLATE,
             &[template_id, attribute_id],
         );
-        GetAttributesByIdForTemplate {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get all prioritized policies.
     ///
@@ -3279,7 +3352,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     ///
     /// - Path parameter `policySetId`: string
     /// - Response 200: `PagedResponseResourcePrioritizedPolicy`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllPrioritizedPolicies::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getAllPrioritizedPolicies).
     #[doc(alias = "/policySets/{policySetId}/prioritizedPolicies")]
@@ -3289,13 +3364,17 @@ impl<'a> AdaptivePoliciesClient<'a> {
     pub fn get_all_prioritized_policies(
         &self,
         policy_set_id: &str,
-    ) -> GetAllPrioritizedPolicies<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        PagedResponseResourcePrioritizedPolicy,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_PRIORITIZED_POLICIES,
             &[policy_set_id],
         );
-        GetAllPrioritizedPolicies { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get all policy set assignments.
     ///
@@ -3308,7 +3387,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Query parameter `page` (`string`, builder method `page`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Response 200: `PagedResponseResourcePolicySetAssignment`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllPolicySetAssignments::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getAllPolicySetAssignments).
@@ -3336,7 +3417,9 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `policySetId`: string
     /// - Path parameter `assignmentId`: string
     /// - Response 200: `PolicySetAssignment`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetAssignmentById::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getAssignmentById).
     #[doc(alias = "/policySets/{policySetId}/assignments/{assignmentId}")]
@@ -3347,13 +3430,13 @@ impl<'a> AdaptivePoliciesClient<'a> {
         &self,
         policy_set_id: &str,
         assignment_id: &str,
-    ) -> GetAssignmentById<'a> {
+    ) -> ruckus_one_runtime::Call<'a, PolicySetAssignment, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ASSIGNMENT_BY_ID,
             &[policy_set_id, assignment_id],
         );
-        GetAssignmentById { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
 }
 static GET_PRIORITIZED_RULE_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -3374,52 +3457,6 @@ static GET_PRIORITIZED_RULE_BY_ID: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `get_prioritized_rule_by_id`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetPrioritizedRuleByIdVersion = super::versions::V1OrJson;
-/// Request builder for `AdaptivePoliciesClient::get_prioritized_rule_by_id` (Get prioritized rule by id).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetPrioritizedRuleById<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetPrioritizedRuleById<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetPrioritizedRuleByIdVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PrioritizedPolicy> {
-        self.req.send_json()
-    }
-}
 static ASSIGN_POLICY_TO_POLICY_SET_WITH_PRIORITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "assign_policy_to_policy_set_with_priority",
     method: ruckus_one_runtime::Method::Put,
@@ -3438,55 +3475,6 @@ static ASSIGN_POLICY_TO_POLICY_SET_WITH_PRIORITY: ruckus_one_runtime::internal::
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `assign_policy_to_policy_set_with_priority`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type AssignPolicyToPolicySetWithPriorityVersion = super::versions::V1OrJson;
-/// Request builder for `AdaptivePoliciesClient::assign_policy_to_policy_set_with_priority` (Assign policy to policy set with priority).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AssignPolicyToPolicySetWithPriority<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> AssignPolicyToPolicySetWithPriority<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: AssignPolicyToPolicySetWithPriorityVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `201` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PrioritizedPolicy> {
-        self.req.send_json()
-    }
-}
 static REMOVE_MAPPED_POLICY_SET: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_mapped_policy_set",
     method: ruckus_one_runtime::Method::Delete,
@@ -3505,52 +3493,6 @@ static REMOVE_MAPPED_POLICY_SET: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `remove_mapped_policy_set`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type RemoveMappedPolicySetVersion = super::versions::V1OrJson;
-/// Request builder for `AdaptivePoliciesClient::remove_mapped_policy_set` (Remove mapped policy set).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct RemoveMappedPolicySet<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> RemoveMappedPolicySet<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: RemoveMappedPolicySetVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static GET_ALL_POLICIES_UNDER_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_policies_under_template",
     method: ruckus_one_runtime::Method::Get,
@@ -3569,13 +3511,6 @@ static GET_ALL_POLICIES_UNDER_TEMPLATE: ruckus_one_runtime::internal::Operation 
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `get_all_policies_under_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetAllPoliciesUnderTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_policies_under_template` (Get all policies under template).
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
@@ -3616,9 +3551,9 @@ impl<'a> GetAllPoliciesUnderTemplate<'a> {
         self.req.query("sort", &sort);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetAllPoliciesUnderTemplateVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3677,76 +3612,6 @@ static CREATE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `create_policy`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreatePolicyVersion = super::versions::V1OrJson;
-/// Request builder for `AdaptivePoliciesClient::create_policy` (Create policy).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreatePolicy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreatePolicy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreatePolicyVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `201` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<Policy, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<Policy, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_ALL_CONDITION_FOR_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_condition_for_policy",
     method: ruckus_one_runtime::Method::Get,
@@ -3765,13 +3630,6 @@ static GET_ALL_CONDITION_FOR_POLICY: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `get_all_condition_for_policy`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetAllConditionForPolicyVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_condition_for_policy` (Get all condition for policy).
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
@@ -3812,9 +3670,9 @@ impl<'a> GetAllConditionForPolicy<'a> {
         self.req.query("sort", &sort);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetAllConditionForPolicyVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3877,52 +3735,6 @@ static CREATE_POLICY_CONDITION: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `create_policy_condition`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreatePolicyConditionVersion = super::versions::V1OrJson;
-/// Request builder for `AdaptivePoliciesClient::create_policy_condition` (Create policy condition).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreatePolicyCondition<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreatePolicyCondition<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreatePolicyConditionVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `201` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PolicyCondition> {
-        self.req.send_json()
-    }
-}
 static GET_ALL_POLICIES_FOR_TEMPLATE_BY_QUERY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_policies_for_template_by_query",
     method: ruckus_one_runtime::Method::Post,
@@ -3941,13 +3753,6 @@ static GET_ALL_POLICIES_FOR_TEMPLATE_BY_QUERY: ruckus_one_runtime::internal::Ope
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `get_all_policies_for_template_by_query`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetAllPoliciesForTemplateByQueryVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_policies_for_template_by_query` (Get all policies for template by query).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
@@ -3972,9 +3777,9 @@ impl<'a> GetAllPoliciesForTemplateByQuery<'a> {
         self.req.query("excludeContent", &exclude_content);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetAllPoliciesForTemplateByQueryVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4033,13 +3838,6 @@ static QUERY_ATTRIBUTE_FOR_TEMPLATE: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `query_attribute_for_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryAttributeForTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::query_attribute_for_template` (Query attribute for template).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
@@ -4064,9 +3862,9 @@ impl<'a> QueryAttributeForTemplate<'a> {
         self.req.query("excludeContent", &exclude_content);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryAttributeForTemplateVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4135,13 +3933,6 @@ static GET_ALL_TEMPLATES_BY_QUERY: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `get_all_templates_by_query`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetAllTemplatesByQueryVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_templates_by_query` (Get all templates by query).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
@@ -4166,9 +3957,9 @@ impl<'a> GetAllTemplatesByQuery<'a> {
         self.req.query("excludeContent", &exclude_content);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetAllTemplatesByQueryVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4231,13 +4022,6 @@ static GET_ALL_POLICIES_ACROSS_TEMPLATES_BY_QUERY: ruckus_one_runtime::internal:
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `get_all_policies_across_templates_by_query`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetAllPoliciesAcrossTemplatesByQueryVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_policies_across_templates_by_query` (Get all policies across templates by query).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
@@ -4262,12 +4046,9 @@ impl<'a> GetAllPoliciesAcrossTemplatesByQuery<'a> {
         self.req.query("excludeContent", &exclude_content);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(
-        mut self,
-        version: GetAllPoliciesAcrossTemplatesByQueryVersion,
-    ) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4326,52 +4107,6 @@ static CREATE_POLICY_SET: ruckus_one_runtime::internal::Operation = ruckus_one_r
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `create_policy_set`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreatePolicySetVersion = super::versions::V1OrJson;
-/// Request builder for `AdaptivePoliciesClient::create_policy_set` (Create policy set).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreatePolicySet<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreatePolicySet<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreatePolicySetVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `201` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PolicySet> {
-        self.req.send_json()
-    }
-}
 static GET_ALL_POLICY_SETS_ASSIGNMENTS_BY_QUERY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_policy_sets_assignments_by_query",
     method: ruckus_one_runtime::Method::Post,
@@ -4390,13 +4125,6 @@ static GET_ALL_POLICY_SETS_ASSIGNMENTS_BY_QUERY: ruckus_one_runtime::internal::O
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `get_all_policy_sets_assignments_by_query`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetAllPolicySetsAssignmentsByQueryVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_policy_sets_assignments_by_query` (Get all policy sets assignments by query).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
@@ -4421,12 +4149,9 @@ impl<'a> GetAllPolicySetsAssignmentsByQuery<'a> {
         self.req.query("excludeContent", &exclude_content);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(
-        mut self,
-        version: GetAllPolicySetsAssignmentsByQueryVersion,
-    ) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4489,13 +4214,6 @@ static GET_ALL_POLICY_SETS_BY_QUERY: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `get_all_policy_sets_by_query`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetAllPolicySetsByQueryVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_policy_sets_by_query` (Get all policy sets by query).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
@@ -4520,9 +4238,9 @@ impl<'a> GetAllPolicySetsByQuery<'a> {
         self.req.query("excludeContent", &exclude_content);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetAllPolicySetsByQueryVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4583,52 +4301,6 @@ static GET_POLICY_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `get_policy_by_id`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetPolicyByIdVersion = super::versions::V1OrJson;
-/// Request builder for `AdaptivePoliciesClient::get_policy_by_id` (Get policy by id).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetPolicyById<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetPolicyById<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetPolicyByIdVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Policy> {
-        self.req.send_json()
-    }
-}
 static DELETE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_policy",
     method: ruckus_one_runtime::Method::Delete,
@@ -4647,52 +4319,6 @@ static DELETE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `delete_policy`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeletePolicyVersion = super::versions::V1OrJson;
-/// Request builder for `AdaptivePoliciesClient::delete_policy` (Delete policy).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeletePolicy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeletePolicy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeletePolicyVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static UPDATE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_policy",
     method: ruckus_one_runtime::Method::Patch,
@@ -4711,52 +4337,6 @@ static UPDATE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `update_policy`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdatePolicyVersion = super::versions::V1OrJson;
-/// Request builder for `AdaptivePoliciesClient::update_policy` (Update policy).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdatePolicy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdatePolicy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdatePolicyVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Policy> {
-        self.req.send_json()
-    }
-}
 static GET_CONDITION_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_condition_by_id",
     method: ruckus_one_runtime::Method::Get,
@@ -4775,52 +4355,6 @@ static GET_CONDITION_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `get_condition_by_id`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetConditionByIdVersion = super::versions::V1OrJson;
-/// Request builder for `AdaptivePoliciesClient::get_condition_by_id` (Get condition by id).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetConditionById<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetConditionById<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetConditionByIdVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PolicyCondition> {
-        self.req.send_json()
-    }
-}
 static DELETE_POLICY_CONDITIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_policy_conditions",
     method: ruckus_one_runtime::Method::Delete,
@@ -4839,52 +4373,6 @@ static DELETE_POLICY_CONDITIONS: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `delete_policy_conditions`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeletePolicyConditionsVersion = super::versions::V1OrJson;
-/// Request builder for `AdaptivePoliciesClient::delete_policy_conditions` (Delete policy conditions).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeletePolicyConditions<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeletePolicyConditions<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeletePolicyConditionsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static UPDATE_CONDITION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_condition",
     method: ruckus_one_runtime::Method::Patch,
@@ -4903,52 +4391,6 @@ static UPDATE_CONDITION: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `update_condition`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateConditionVersion = super::versions::V1OrJson;
-/// Request builder for `AdaptivePoliciesClient::update_condition` (Update condition).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateCondition<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateCondition<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateConditionVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PolicyCondition> {
-        self.req.send_json()
-    }
-}
 static GET_POLICY_SET_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_policy_set_by_id",
     method: ruckus_one_runtime::Method::Get,
@@ -4967,52 +4409,6 @@ static GET_POLICY_SET_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `get_policy_set_by_id`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetPolicySetByIdVersion = super::versions::V1OrJson;
-/// Request builder for `AdaptivePoliciesClient::get_policy_set_by_id` (Get policy set by id).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetPolicySetById<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetPolicySetById<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetPolicySetByIdVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PolicySet> {
-        self.req.send_json()
-    }
-}
 static DELETE_POLICY_SET: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_policy_set",
     method: ruckus_one_runtime::Method::Delete,
@@ -5031,52 +4427,6 @@ static DELETE_POLICY_SET: ruckus_one_runtime::internal::Operation = ruckus_one_r
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `delete_policy_set`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeletePolicySetVersion = super::versions::V1OrJson;
-/// Request builder for `AdaptivePoliciesClient::delete_policy_set` (Delete policy set).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeletePolicySet<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeletePolicySet<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeletePolicySetVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static UPDATE_POLICY_SET: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_policy_set",
     method: ruckus_one_runtime::Method::Patch,
@@ -5095,52 +4445,6 @@ static UPDATE_POLICY_SET: ruckus_one_runtime::internal::Operation = ruckus_one_r
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `update_policy_set`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdatePolicySetVersion = super::versions::V1OrJson;
-/// Request builder for `AdaptivePoliciesClient::update_policy_set` (Update policy set).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdatePolicySet<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdatePolicySet<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdatePolicySetVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PolicySet> {
-        self.req.send_json()
-    }
-}
 static GET_POLICY_TEMPLATE_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_policy_template_by_id",
     method: ruckus_one_runtime::Method::Get,
@@ -5159,52 +4463,6 @@ static GET_POLICY_TEMPLATE_BY_ID: ruckus_one_runtime::internal::Operation = ruck
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `get_policy_template_by_id`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetPolicyTemplateByIdVersion = super::versions::V1OrJson;
-/// Request builder for `AdaptivePoliciesClient::get_policy_template_by_id` (Get policy template by id).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetPolicyTemplateById<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetPolicyTemplateById<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetPolicyTemplateByIdVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DynamicPolicyTemplate> {
-        self.req.send_json()
-    }
-}
 static GET_ATTRIBUTES_FOR_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_attributes_for_template",
     method: ruckus_one_runtime::Method::Get,
@@ -5223,13 +4481,6 @@ static GET_ATTRIBUTES_FOR_TEMPLATE: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `get_attributes_for_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetAttributesForTemplateVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_attributes_for_template` (Get attributes for template).
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
@@ -5270,9 +4521,9 @@ impl<'a> GetAttributesForTemplate<'a> {
         self.req.query("sort", &sort);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetAttributesForTemplateVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -5341,54 +4592,6 @@ static GET_ATTRIBUTES_BY_ID_FOR_TEMPLATE: ruckus_one_runtime::internal::Operatio
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `get_attributes_by_id_for_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetAttributesByIdForTemplateVersion = super::versions::V1OrJson;
-/// Request builder for `AdaptivePoliciesClient::get_attributes_by_id_for_template` (Get attributes by id for template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetAttributesByIdForTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetAttributesByIdForTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetAttributesByIdForTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, DynamicPolicyTemplateAttribute> {
-        self.req.send_json()
-    }
-}
 static GET_ALL_PRIORITIZED_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_prioritized_policies",
     method: ruckus_one_runtime::Method::Get,
@@ -5407,54 +4610,6 @@ static GET_ALL_PRIORITIZED_POLICIES: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `get_all_prioritized_policies`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetAllPrioritizedPoliciesVersion = super::versions::V1OrJson;
-/// Request builder for `AdaptivePoliciesClient::get_all_prioritized_policies` (Get all prioritized policies).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetAllPrioritizedPolicies<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetAllPrioritizedPolicies<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetAllPrioritizedPoliciesVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourcePrioritizedPolicy> {
-        self.req.send_json()
-    }
-}
 static GET_ALL_POLICY_SET_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_policy_set_assignments",
     method: ruckus_one_runtime::Method::Get,
@@ -5473,13 +4628,6 @@ static GET_ALL_POLICY_SET_ASSIGNMENTS: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `get_all_policy_set_assignments`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetAllPolicySetAssignmentsVersion = super::versions::V1OrJson;
 /// Request builder for `AdaptivePoliciesClient::get_all_policy_set_assignments` (Get all policy set assignments).
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
@@ -5520,9 +4668,9 @@ impl<'a> GetAllPolicySetAssignments<'a> {
         self.req.query("sort", &sort);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetAllPolicySetAssignmentsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -5585,49 +4733,3 @@ static GET_ASSIGNMENT_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
 };
-/// Representations offered by `get_assignment_by_id`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetAssignmentByIdVersion = super::versions::V1OrJson;
-/// Request builder for `AdaptivePoliciesClient::get_assignment_by_id` (Get assignment by id).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetAssignmentById<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetAssignmentById<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetAssignmentByIdVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PolicySetAssignment> {
-        self.req.send_json()
-    }
-}

@@ -36,17 +36,22 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `certId`: Identifier of the certificate.
     /// - Response 200: `Certificate`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetCertificate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/certificates/{certId}")]
     #[doc(alias = "GET /certificates/{certId}")]
     #[inline]
-    pub fn get_certificate(&self, cert_id: &str) -> GetCertificate<'a> {
+    pub fn get_certificate(
+        &self,
+        cert_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, Certificate, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_CERTIFICATE,
             &[cert_id],
         );
-        GetCertificate { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Download certificate private key.
     ///
@@ -65,16 +70,14 @@ impl<'a> CertificatesClient<'a> {
         &self,
         cert_id: &str,
         body: &CertDownloadRequest,
-    ) -> DownloadCertificatePrivateKey<'a> {
+    ) -> ruckus_one_runtime::Call<'a, bytes::Bytes> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DOWNLOAD_CERTIFICATE_PRIVATE_KEY,
             &[cert_id],
         );
         req.json(body);
-        DownloadCertificatePrivateKey {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_bytes)
     }
     /// Patch certificate.
     ///
@@ -85,7 +88,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `certId`: Identifier of the certificate.
     /// - Request body (json, required): `UpdateServerCertificate`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchCertificate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/certificates/{certId}")]
     #[doc(alias = "PATCH /certificates/{certId}")]
@@ -94,14 +99,21 @@ impl<'a> CertificatesClient<'a> {
         &self,
         cert_id: &str,
         body: &UpdateServerCertificate,
-    ) -> PatchCertificate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_CERTIFICATE,
             &[cert_id],
         );
         req.json(body);
-        PatchCertificate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete certificate.
     ///
@@ -111,20 +123,32 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `certId`: Identifier of the certificate.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteCertificate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteCert).
     #[doc(alias = "/certificates/{certId}")]
     #[doc(alias = "DELETE /certificates/{certId}")]
     #[doc(alias = "deleteCert")]
     #[inline]
-    pub fn delete_certificate(&self, cert_id: &str) -> DeleteCertificate<'a> {
+    pub fn delete_certificate(
+        &self,
+        cert_id: &str,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_CERTIFICATE,
             &[cert_id],
         );
-        DeleteCertificate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get certificate chains.
     ///
@@ -138,13 +162,16 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "/certificates/{certId}/chains")]
     #[doc(alias = "GET /certificates/{certId}/chains")]
     #[inline]
-    pub fn list_certificate_chains(&self, cert_id: &str) -> ListCertificateChains<'a> {
+    pub fn list_certificate_chains(
+        &self,
+        cert_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, bytes::Bytes> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_CERTIFICATE_CHAINS,
             &[cert_id],
         );
-        ListCertificateChains { req }
+        req.call(ruckus_one_runtime::internal::Request::send_bytes)
     }
     /// Create certificate authority.
     ///
@@ -154,7 +181,9 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Request body (json, required): `CertificateAuthority`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateCertificateAuthority::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/certificateAuthorities")]
     #[doc(alias = "POST /certificateAuthorities")]
@@ -162,14 +191,21 @@ impl<'a> CertificatesClient<'a> {
     pub fn create_certificate_authority(
         &self,
         body: &CertificateAuthority,
-    ) -> CreateCertificateAuthority<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_CERTIFICATE_AUTHORITY,
             &[],
         );
         req.json(body);
-        CreateCertificateAuthority { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get certificate authority.
     ///
@@ -179,17 +215,22 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Response 200: `CertificateAuthority`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetCertificateAuthority::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/certificateAuthorities/{caId}")]
     #[doc(alias = "GET /certificateAuthorities/{caId}")]
     #[inline]
-    pub fn get_certificate_authority(&self, ca_id: &str) -> GetCertificateAuthority<'a> {
+    pub fn get_certificate_authority(
+        &self,
+        ca_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, CertificateAuthority, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_CERTIFICATE_AUTHORITY,
             &[ca_id],
         );
-        GetCertificateAuthority { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete certificate authority.
     ///
@@ -199,7 +240,9 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteCertificateAuthority::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteCa).
     #[doc(alias = "/certificateAuthorities/{caId}")]
@@ -209,13 +252,20 @@ impl<'a> CertificatesClient<'a> {
     pub fn delete_certificate_authority(
         &self,
         ca_id: &str,
-    ) -> DeleteCertificateAuthority<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_CERTIFICATE_AUTHORITY,
             &[ca_id],
         );
-        DeleteCertificateAuthority { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Query certificate authorities.
     ///
@@ -225,7 +275,9 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `CaQueryResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryCertificateAuthorities::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml queryCas).
     #[doc(alias = "/certificateAuthorities/query")]
@@ -253,7 +305,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Request body (json, required): `CertificateTemplate`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateCertificateTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/certificateAuthorities/{caId}/templates")]
     #[doc(alias = "POST /certificateAuthorities/{caId}/templates")]
@@ -262,14 +316,21 @@ impl<'a> CertificatesClient<'a> {
         &self,
         ca_id: &str,
         body: &CertificateTemplate,
-    ) -> CreateCertificateTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_CERTIFICATE_TEMPLATE,
             &[ca_id],
         );
         req.json(body);
-        CreateCertificateTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Create sub certificate authority.
     ///
@@ -280,7 +341,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Request body (json, required): `CertificateAuthority`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSubCertificateAuthority::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/certificateAuthorities/{caId}/subCas")]
     #[doc(alias = "POST /certificateAuthorities/{caId}/subCas")]
@@ -289,16 +352,21 @@ impl<'a> CertificatesClient<'a> {
         &self,
         ca_id: &str,
         body: &CertificateAuthority,
-    ) -> CreateSubCertificateAuthority<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SUB_CERTIFICATE_AUTHORITY,
             &[ca_id],
         );
         req.json(body);
-        CreateSubCertificateAuthority {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Query sub certificate authorities.
     ///
@@ -309,7 +377,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `CaQueryResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QuerySubCertificateAuthorities::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml querySubCas).
     #[doc(alias = "/certificateAuthorities/{caId}/subCas/query")]
@@ -340,7 +410,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Request body (json, required): `Certificate`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateCertificate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/certificateAuthorities/{caId}/certificates")]
     #[doc(alias = "POST /certificateAuthorities/{caId}/certificates")]
@@ -349,14 +421,21 @@ impl<'a> CertificatesClient<'a> {
         &self,
         ca_id: &str,
         body: &Certificate,
-    ) -> CreateCertificate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_CERTIFICATE,
             &[ca_id],
         );
         req.json(body);
-        CreateCertificate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Query certificates of a certificate authority.
     ///
@@ -367,7 +446,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Request body (json, required): `CertificateQueryRequest`
     /// - Response 200: `CertQueryResponse`
-    /// - Versions: `json`, `json` (default `json`; choose with `QueryCertificateAuthorityCertificates::version`)
+    /// - Versions (`version` takes [`JsonOrJson_2`](super::versions::JsonOrJson_2); the first is the default):
+    ///   - `Json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json`
+    ///   - `Json_2`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml getByCaId).
     #[doc(alias = "/certificateAuthorities/{caId}/certificates/query")]
@@ -397,20 +478,22 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Response 200: `CertificateTemplate`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetCertificateTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/certificateTemplates/{templateId}")]
     #[doc(alias = "GET /certificateTemplates/{templateId}")]
     #[inline]
     pub fn get_certificate_template(
         &self,
         template_id: &str,
-    ) -> GetCertificateTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<'a, CertificateTemplate, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_CERTIFICATE_TEMPLATE,
             &[template_id],
         );
-        GetCertificateTemplate { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Patch certificate template.
     ///
@@ -421,7 +504,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Request body (json, required): `UpdateCertificateTemplate`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchCertificateTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/certificateTemplates/{templateId}")]
     #[doc(alias = "PATCH /certificateTemplates/{templateId}")]
@@ -430,14 +515,21 @@ impl<'a> CertificatesClient<'a> {
         &self,
         template_id: &str,
         body: &UpdateCertificateTemplate,
-    ) -> PatchCertificateTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_CERTIFICATE_TEMPLATE,
             &[template_id],
         );
         req.json(body);
-        PatchCertificateTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete certificate template.
     ///
@@ -447,7 +539,9 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteCertificateTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteTemplate).
     #[doc(alias = "/certificateTemplates/{templateId}")]
@@ -457,13 +551,20 @@ impl<'a> CertificatesClient<'a> {
     pub fn delete_certificate_template(
         &self,
         template_id: &str,
-    ) -> DeleteCertificateTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_CERTIFICATE_TEMPLATE,
             &[template_id],
         );
-        DeleteCertificateTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Query certificate templates.
     ///
@@ -473,7 +574,9 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `CertTemplateQueryResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryCertificateTemplates::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml queryTemplates).
     #[doc(alias = "/certificateTemplates/query")]
@@ -501,7 +604,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Request body (json, required): `ScepKey`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateScepKey::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     ///
     /// Notes:
@@ -514,14 +619,21 @@ impl<'a> CertificatesClient<'a> {
         &self,
         template_id: &str,
         body: &ScepKey,
-    ) -> CreateScepKey<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SCEP_KEY,
             &[template_id],
         );
         req.json(body);
-        CreateScepKey { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// List SCEP keys.
     ///
@@ -534,7 +646,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Query parameter `size` (`integer`, builder method `size`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Response 200: `IdentityServicePage`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListScepKeys::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Pagination: `spring`, items in `content`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml getScepKeys).
     ///
@@ -561,19 +675,25 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Path parameter `scepKeyId`: Identifier of the SCEP key.
     /// - Response 200: `ScepKey`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetScepKey::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml getScepKeyById).
     #[doc(alias = "/certificateTemplates/{templateId}/scepKeys/{scepKeyId}")]
     #[doc(alias = "GET /certificateTemplates/{templateId}/scepKeys/{scepKeyId}")]
     #[doc(alias = "getScepKeyById")]
     #[inline]
-    pub fn get_scep_key(&self, template_id: &str, scep_key_id: &str) -> GetScepKey<'a> {
+    pub fn get_scep_key(
+        &self,
+        template_id: &str,
+        scep_key_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, ScepKey, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SCEP_KEY,
             &[template_id, scep_key_id],
         );
-        GetScepKey { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete SCEP key.
     ///
@@ -584,7 +704,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Path parameter `scepKeyId`: Identifier of the SCEP key.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteScepKey::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteScepKey).
     #[doc(alias = "/certificateTemplates/{templateId}/scepKeys/{scepKeyId}")]
@@ -595,13 +717,20 @@ impl<'a> CertificatesClient<'a> {
         &self,
         template_id: &str,
         scep_key_id: &str,
-    ) -> DeleteScepKey<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SCEP_KEY,
             &[template_id, scep_key_id],
         );
-        DeleteScepKey { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Query certificates of an identity.
     ///
@@ -613,7 +742,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `identityId`: Identifier of the identity.
     /// - Request body (json, required): `CertificateQueryRequest`
     /// - Response 200: `DeviceCertQueryResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryCertificateTemplateIdentityCertificates::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     ///
     /// Notes:
@@ -650,7 +781,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Request body (json, required): `CertificateQueryRequest`
     /// - Response 200: `DeviceCertQueryResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryCertificateTemplateCertificates::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     ///
     /// Notes:
@@ -681,7 +814,9 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Request body (json, required): `CertificateQueryRequest`
     /// - Response 200: `DeviceCertQueryResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryCertificates::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     ///
     /// Notes:
@@ -721,16 +856,14 @@ impl<'a> CertificatesClient<'a> {
         &self,
         template_id: &str,
         body: &impl serde::Serialize,
-    ) -> DeleteCertificateTemplateCertificates<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_CERTIFICATE_TEMPLATE_CERTIFICATES,
             &[template_id],
         );
         req.json(body);
-        DeleteCertificateTemplateCertificates {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List certificates of a RADIUS profile.
     ///
@@ -740,22 +873,26 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `radiusProfileId`: Identifier of the RADIUS profile.
     /// - Response 200: `RadiusProfileCertificatePage` (A page of the certificates the RADIUS profile uses (the description declares one certificate).)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListRadiusProfileCertificates::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/radiusProfiles/{radiusProfileId}/certificates")]
     #[doc(alias = "GET /radiusProfiles/{radiusProfileId}/certificates")]
     #[inline]
     pub fn list_radius_profile_certificates(
         &self,
         radius_profile_id: &str,
-    ) -> ListRadiusProfileCertificates<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        RadiusProfileCertificatePage,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_RADIUS_PROFILE_CERTIFICATES,
             &[radius_profile_id],
         );
-        ListRadiusProfileCertificates {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List certificate authorities of a RADIUS profile.
     ///
@@ -765,7 +902,9 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `radiusProfileId`: Identifier of the RADIUS profile.
     /// - Response 200: `RadiusProfileCaPage` (A page of the certificate authorities the RADIUS profile uses (the description declares one authority).)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListRadiusProfileCertificateAuthorities::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml getCAsByRadiusId (the document's "/radiusProfiles/{radiusProfileId}/certificates and /certificateAuthorities" read as a sub-path of the RADIUS profile)).
     #[doc(alias = "/radiusProfiles/{radiusProfileId}/certificateAuthorities")]
     #[doc(alias = "GET /radiusProfiles/{radiusProfileId}/certificateAuthorities")]
@@ -774,15 +913,13 @@ impl<'a> CertificatesClient<'a> {
     pub fn list_radius_profile_certificate_authorities(
         &self,
         radius_profile_id: &str,
-    ) -> ListRadiusProfileCertificateAuthorities<'a> {
+    ) -> ruckus_one_runtime::Call<'a, RadiusProfileCaPage, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_RADIUS_PROFILE_CERTIFICATE_AUTHORITIES,
             &[radius_profile_id],
         );
-        ListRadiusProfileCertificateAuthorities {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create SAML identity provider profile.
     ///
@@ -792,21 +929,27 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Request body (json, required): `SamlIdpProfileRequest`
     /// - Response 200: `EntityIdOperationResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSamlIdpProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/samlIdpProfiles")]
     #[doc(alias = "POST /samlIdpProfiles")]
     #[inline]
     pub fn create_saml_idp_profile(
         &self,
         body: &SamlIdpProfileRequest,
-    ) -> CreateSamlIdpProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::EntityIdOperationResponse,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SAML_IDP_PROFILE,
             &[],
         );
         req.json(body);
-        CreateSamlIdpProfile { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get SAML identity provider profile.
     ///
@@ -816,20 +959,22 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Response 200: `SamlIdpProfileRequest`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetSamlIdpProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/samlIdpProfiles/{samlIdpProfileId}")]
     #[doc(alias = "GET /samlIdpProfiles/{samlIdpProfileId}")]
     #[inline]
     pub fn get_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
-    ) -> GetSamlIdpProfile<'a> {
+    ) -> ruckus_one_runtime::Call<'a, SamlIdpProfileRequest, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SAML_IDP_PROFILE,
             &[saml_idp_profile_id],
         );
-        GetSamlIdpProfile { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update SAML identity provider profile.
     ///
@@ -840,7 +985,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Request body (json, required): `SamlIdpProfileRequest`
     /// - Response 200: `OperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateSamlIdpProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/samlIdpProfiles/{samlIdpProfileId}")]
     #[doc(alias = "PUT /samlIdpProfiles/{samlIdpProfileId}")]
     #[inline]
@@ -848,14 +995,18 @@ impl<'a> CertificatesClient<'a> {
         &self,
         saml_idp_profile_id: &str,
         body: &SamlIdpProfileRequest,
-    ) -> UpdateSamlIdpProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::OperationResponseRequestIdOnly,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_SAML_IDP_PROFILE,
             &[saml_idp_profile_id],
         );
         req.json(body);
-        UpdateSamlIdpProfile { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Patch SAML identity provider profile.
     ///
@@ -866,7 +1017,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Request body (json, required): `SamlIdpProfileAction`
     /// - Response 200: `OperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchSamlIdpProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/samlIdpProfiles/{samlIdpProfileId}")]
     #[doc(alias = "PATCH /samlIdpProfiles/{samlIdpProfileId}")]
     #[inline]
@@ -874,14 +1027,18 @@ impl<'a> CertificatesClient<'a> {
         &self,
         saml_idp_profile_id: &str,
         body: &SamlIdpProfileAction,
-    ) -> PatchSamlIdpProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::OperationResponseRequestIdOnly,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_SAML_IDP_PROFILE,
             &[saml_idp_profile_id],
         );
         req.json(body);
-        PatchSamlIdpProfile { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete SAML identity provider profile.
     ///
@@ -891,20 +1048,26 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Response 200: `OperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteSamlIdpProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/samlIdpProfiles/{samlIdpProfileId}")]
     #[doc(alias = "DELETE /samlIdpProfiles/{samlIdpProfileId}")]
     #[inline]
     pub fn delete_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
-    ) -> DeleteSamlIdpProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::OperationResponseRequestIdOnly,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SAML_IDP_PROFILE,
             &[saml_idp_profile_id],
         );
-        DeleteSamlIdpProfile { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Add signing certificate to SAML profile.
     ///
@@ -915,7 +1078,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Path parameter `certificateId`: Identifier of the certificate.
     /// - Response 200: `OperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AddSigningCertificateToSamlIdpProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(
         alias = "/samlIdpProfiles/{samlIdpProfileId}/signingCertificates/{certificateId}"
     )]
@@ -927,15 +1092,17 @@ impl<'a> CertificatesClient<'a> {
         &self,
         saml_idp_profile_id: &str,
         certificate_id: &str,
-    ) -> AddSigningCertificateToSamlIdpProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::OperationResponseRequestIdOnly,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_SIGNING_CERTIFICATE_TO_SAML_IDP_PROFILE,
             &[saml_idp_profile_id, certificate_id],
         );
-        AddSigningCertificateToSamlIdpProfile {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Remove signing certificate from SAML profile.
     ///
@@ -946,7 +1113,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Path parameter `certificateId`: Identifier of the certificate.
     /// - Response 200: `OperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveSigningCertificateFromSamlIdpProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(
         alias = "/samlIdpProfiles/{samlIdpProfileId}/signingCertificates/{certificateId}"
     )]
@@ -958,15 +1127,17 @@ impl<'a> CertificatesClient<'a> {
         &self,
         saml_idp_profile_id: &str,
         certificate_id: &str,
-    ) -> RemoveSigningCertificateFromSamlIdpProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::OperationResponseRequestIdOnly,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_SIGNING_CERTIFICATE_FROM_SAML_IDP_PROFILE,
             &[saml_idp_profile_id, certificate_id],
         );
-        RemoveSigningCertificateFromSamlIdpProfile {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Add encryption certificate to SAML profile.
     ///
@@ -977,7 +1148,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Path parameter `certificateId`: Identifier of the certificate.
     /// - Response 200: `OperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AddEncryptionCertificateToSamlIdpProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(
         alias = "/samlIdpProfiles/{samlIdpProfileId}/encryptionCertificates/{certificateId}"
     )]
@@ -989,15 +1162,17 @@ impl<'a> CertificatesClient<'a> {
         &self,
         saml_idp_profile_id: &str,
         certificate_id: &str,
-    ) -> AddEncryptionCertificateToSamlIdpProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::OperationResponseRequestIdOnly,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_ENCRYPTION_CERTIFICATE_TO_SAML_IDP_PROFILE,
             &[saml_idp_profile_id, certificate_id],
         );
-        AddEncryptionCertificateToSamlIdpProfile {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Remove encryption certificate from SAML profile.
     ///
@@ -1008,7 +1183,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Path parameter `certificateId`: Identifier of the certificate.
     /// - Response 200: `OperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveEncryptionCertificateFromSamlIdpProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(
         alias = "/samlIdpProfiles/{samlIdpProfileId}/encryptionCertificates/{certificateId}"
     )]
@@ -1020,15 +1197,17 @@ impl<'a> CertificatesClient<'a> {
         &self,
         saml_idp_profile_id: &str,
         certificate_id: &str,
-    ) -> RemoveEncryptionCertificateFromSamlIdpProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::OperationResponseRequestIdOnly,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_ENCRYPTION_CERTIFICATE_FROM_SAML_IDP_PROFILE,
             &[saml_idp_profile_id, certificate_id],
         );
-        RemoveEncryptionCertificateFromSamlIdpProfile {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Add SAML identity provider profile to network.
     ///
@@ -1039,7 +1218,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AddSamlIdpProfileToWifiNetwork::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/samlIdpProfiles/{samlIdpProfileId}")]
     #[doc(
@@ -1050,15 +1231,20 @@ impl<'a> CertificatesClient<'a> {
         &self,
         wifi_network_id: &str,
         saml_idp_profile_id: &str,
-    ) -> AddSamlIdpProfileToWifiNetwork<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_SAML_IDP_PROFILE_TO_WIFI_NETWORK,
             &[wifi_network_id, saml_idp_profile_id],
         );
-        AddSamlIdpProfileToWifiNetwork {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Add certificate template to network.
     ///
@@ -1069,7 +1255,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `certificateTemplateId`: Identifier of the certificate template.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AddCertificateTemplateToWifiNetwork::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(
         alias = "/wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}"
@@ -1082,15 +1270,20 @@ impl<'a> CertificatesClient<'a> {
         &self,
         wifi_network_id: &str,
         certificate_template_id: &str,
-    ) -> AddCertificateTemplateToWifiNetwork<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_CERTIFICATE_TEMPLATE_TO_WIFI_NETWORK,
             &[wifi_network_id, certificate_template_id],
         );
-        AddCertificateTemplateToWifiNetwork {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Remove certificate template from network.
     ///
@@ -1101,7 +1294,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `certificateTemplateId`: Identifier of the certificate template.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveCertificateTemplateFromWifiNetwork::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(
         alias = "/wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}"
@@ -1114,15 +1309,20 @@ impl<'a> CertificatesClient<'a> {
         &self,
         wifi_network_id: &str,
         certificate_template_id: &str,
-    ) -> RemoveCertificateTemplateFromWifiNetwork<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_CERTIFICATE_TEMPLATE_FROM_WIFI_NETWORK,
             &[wifi_network_id, certificate_template_id],
         );
-        RemoveCertificateTemplateFromWifiNetwork {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Cert temp update policy set id.
     ///
@@ -1133,7 +1333,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `templateId`: string
     /// - Path parameter `policySetId`: string
     /// - Response 202: `AsyncResult`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CertTempUpdatePolicySetId::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml certTempUpdatePolicySetId).
     #[doc(alias = "/certificateTemplates/{templateId}/policySets/{policySetId}")]
@@ -1144,13 +1346,20 @@ impl<'a> CertificatesClient<'a> {
         &self,
         template_id: &str,
         policy_set_id: &str,
-    ) -> CertTempUpdatePolicySetId<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CERT_TEMP_UPDATE_POLICY_SET_ID,
             &[template_id, policy_set_id],
         );
-        CertTempUpdatePolicySetId { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Cert temp remove policy set id.
     ///
@@ -1161,7 +1370,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `templateId`: string
     /// - Path parameter `policySetId`: string
     /// - Response 202: `AsyncResult`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CertTempRemovePolicySetId::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml certTempRemovePolicySetId).
     #[doc(alias = "/certificateTemplates/{templateId}/policySets/{policySetId}")]
@@ -1172,13 +1383,20 @@ impl<'a> CertificatesClient<'a> {
         &self,
         template_id: &str,
         policy_set_id: &str,
-    ) -> CertTempRemovePolicySetId<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CERT_TEMP_REMOVE_POLICY_SET_ID,
             &[template_id, policy_set_id],
         );
-        CertTempRemovePolicySetId { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Query certs.
     ///
@@ -1188,7 +1406,9 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Request body (json, required): `CertQueryRequest`
     /// - Response 200: `CertQueryResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryCerts::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml queryCerts).
     #[doc(alias = "/certificates/query")]
@@ -1212,7 +1432,9 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Request body (multipart, optional, builder method `body`): multipart form with parts `file`
     /// - Response 202: `AsyncResult`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UploadCert::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data`
+    ///   - `Json`: Accept `application/json`, Content-Type `multipart/form-data`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml uploadCert).
     #[doc(alias = "/certificates")]
@@ -1238,7 +1460,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Query parameter `size` (`integer`, builder method `size`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Response 200: `Page`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetNotifications::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Pagination: `spring`, items in `content`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml getNotifications).
     #[doc(alias = "/certificateTemplates/{templateId}/notifications")]
@@ -1262,7 +1486,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `templateId`: string
     /// - Request body (json, required): `Notification`
     /// - Response 202: `AsyncResult`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateNotification::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml createNotification).
     #[doc(alias = "/certificateTemplates/{templateId}/notifications")]
@@ -1273,14 +1499,21 @@ impl<'a> CertificatesClient<'a> {
         &self,
         template_id: &str,
         body: &Notification,
-    ) -> CreateNotification<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_NOTIFICATION,
             &[template_id],
         );
         req.json(body);
-        CreateNotification { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get msi packages.
     ///
@@ -1293,7 +1526,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Query parameter `size` (`integer`, builder method `size`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Response 200: `Page`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetMsiPackages::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Pagination: `spring`, items in `content`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml getMsiPackages).
     #[doc(alias = "/certificateTemplates/{templateId}/msiPackages")]
@@ -1317,7 +1552,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `templateId`: string
     /// - Request body (json, required): `MsiPackage`
     /// - Response 202: `AsyncResult`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateMsiPackage::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml createMsiPackage).
     #[doc(alias = "/certificateTemplates/{templateId}/msiPackages")]
@@ -1328,14 +1565,21 @@ impl<'a> CertificatesClient<'a> {
         &self,
         template_id: &str,
         body: &MsiPackage,
-    ) -> CreateMsiPackage<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_MSI_PACKAGE,
             &[template_id],
         );
         req.json(body);
-        CreateMsiPackage { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Generate cert to identity.
     ///
@@ -1347,7 +1591,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `identityId`: string
     /// - Request body (json, required): `CertificateGenerateCert`
     /// - Response 202: `AsyncResult`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GenerateCertToIdentity::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml generateCertToIdentity).
     #[doc(
@@ -1363,14 +1609,21 @@ impl<'a> CertificatesClient<'a> {
         template_id: &str,
         identity_id: &str,
         body: &CertificateGenerateCert,
-    ) -> GenerateCertToIdentity<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GENERATE_CERT_TO_IDENTITY,
             &[template_id, identity_id],
         );
         req.json(body);
-        GenerateCertToIdentity { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Generate cert.
     ///
@@ -1381,7 +1634,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `templateId`: string
     /// - Request body (json, required): `CertificateGenerateCert`
     /// - Response 202: `AsyncResult`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GenerateCert::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml generateCert).
     #[doc(alias = "/certificateTemplates/{templateId}/certificates")]
@@ -1392,14 +1647,21 @@ impl<'a> CertificatesClient<'a> {
         &self,
         template_id: &str,
         body: &CertificateGenerateCert,
-    ) -> GenerateCert<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GENERATE_CERT,
             &[template_id],
         );
         req.json(body);
-        GenerateCert { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Download cert der.
     ///
@@ -1412,7 +1674,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Query parameter `password` (`string`, builder method `password`)
     /// - Query parameter `includeChain` (`boolean`, builder method `include_chain`)
     /// - Response 200: `DeviceCertificate`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DownloadCertDer::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml downloadCertDer_1_1_1).
     #[doc(alias = "/certificateTemplates/{templateId}/certificates/{certId}")]
     #[doc(alias = "GET /certificateTemplates/{templateId}/certificates/{certId}")]
@@ -1451,14 +1715,14 @@ impl<'a> CertificatesClient<'a> {
         template_id: &str,
         cert_id: &str,
         body: &CertDownloadRequest,
-    ) -> DownloadCertP12<'a> {
+    ) -> ruckus_one_runtime::Call<'a, bytes::Bytes> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DOWNLOAD_CERT_P12,
             &[template_id, cert_id],
         );
         req.json(body);
-        DownloadCertP12 { req }
+        req.call(ruckus_one_runtime::internal::Request::send_bytes)
     }
     /// Patch cert.
     ///
@@ -1470,7 +1734,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `certId`: string
     /// - Request body (json, required): `UpdateCertificate`
     /// - Response 202: `AsyncResult`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchCert::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml patchCert_1).
     #[doc(alias = "/certificateTemplates/{templateId}/certificates/{certId}")]
@@ -1482,14 +1748,21 @@ impl<'a> CertificatesClient<'a> {
         template_id: &str,
         cert_id: &str,
         body: &UpdateCertificate,
-    ) -> PatchCert<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_CERT,
             &[template_id, cert_id],
         );
         req.json(body);
-        PatchCert { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Download ca p12.
     ///
@@ -1510,14 +1783,14 @@ impl<'a> CertificatesClient<'a> {
         &self,
         ca_id: &str,
         body: &CertDownloadRequest,
-    ) -> DownloadCaP12<'a> {
+    ) -> ruckus_one_runtime::Call<'a, bytes::Bytes> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DOWNLOAD_CA_P12,
             &[ca_id],
         );
         req.json(body);
-        DownloadCaP12 { req }
+        req.call(ruckus_one_runtime::internal::Request::send_bytes)
     }
     /// Patch ca.
     ///
@@ -1528,21 +1801,34 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `caId`: string
     /// - Request body (json, required): `UpdateCa`
     /// - Response 202: `AsyncResult`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchCa::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml patchCa).
     #[doc(alias = "/certificateAuthorities/{caId}")]
     #[doc(alias = "PATCH /certificateAuthorities/{caId}")]
     #[doc(alias = "patchCa")]
     #[inline]
-    pub fn patch_ca(&self, ca_id: &str, body: &UpdateCa) -> PatchCa<'a> {
+    pub fn patch_ca(
+        &self,
+        ca_id: &str,
+        body: &UpdateCa,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_CA,
             &[ca_id],
         );
         req.json(body);
-        PatchCa { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Query templates by ca.
     ///
@@ -1553,7 +1839,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `caId`: string
     /// - Request body (json, required): `CertTemplateQueryRequest`
     /// - Response 200: `CertTemplateQueryResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryTemplatesByCa::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml queryTemplatesByCa).
     #[doc(alias = "/certificateAuthorities/{caId}/templates/query")]
@@ -1582,7 +1870,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `caId`: string
     /// - Request body (multipart, optional, builder method `body`): multipart form with parts `file`
     /// - Response 202: `AsyncResult`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UploadCaPrivateKey::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data`
+    ///   - `Json`: Accept `application/json`, Content-Type `multipart/form-data`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml uploadCaPrivateKey).
     #[doc(alias = "/certificateAuthorities/{caId}/privateKeys")]
@@ -1605,20 +1895,32 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// - Path parameter `caId`: string
     /// - Response 202: `AsyncResult`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteCaPrivateKey::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteCaPrivateKey).
     #[doc(alias = "/certificateAuthorities/{caId}/privateKeys")]
     #[doc(alias = "DELETE /certificateAuthorities/{caId}/privateKeys")]
     #[doc(alias = "deleteCaPrivateKey")]
     #[inline]
-    pub fn delete_ca_private_key(&self, ca_id: &str) -> DeleteCaPrivateKey<'a> {
+    pub fn delete_ca_private_key(
+        &self,
+        ca_id: &str,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_CA_PRIVATE_KEY,
             &[ca_id],
         );
-        DeleteCaPrivateKey { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Patch scep key.
     ///
@@ -1630,7 +1932,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `scepKeyId`: string
     /// - Request body (json, required): `ScepKey`
     /// - Response 202: `AsyncResult`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchScepKey::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml patchScepKey).
     #[doc(alias = "/certificateTemplates/{templateId}/scepKeys/{scepKeyId}")]
@@ -1642,14 +1946,21 @@ impl<'a> CertificatesClient<'a> {
         template_id: &str,
         scep_key_id: &str,
         body: &ScepKey,
-    ) -> PatchScepKey<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_SCEP_KEY,
             &[template_id, scep_key_id],
         );
         req.json(body);
-        PatchScepKey { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get notification by id.
     ///
@@ -1660,7 +1971,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `templateId`: string
     /// - Path parameter `notificationId`: string
     /// - Response 200: `Notification`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetNotificationById::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml getNotificationById).
     #[doc(alias = "/certificateTemplates/{templateId}/notifications/{notificationId}")]
     #[doc(
@@ -1672,13 +1985,13 @@ impl<'a> CertificatesClient<'a> {
         &self,
         template_id: &str,
         notification_id: &str,
-    ) -> GetNotificationById<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Notification, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_NOTIFICATION_BY_ID,
             &[template_id, notification_id],
         );
-        GetNotificationById { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete notification.
     ///
@@ -1689,7 +2002,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `templateId`: string
     /// - Path parameter `notificationId`: string
     /// - Response 202: `AsyncResult`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteNotification::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteNotification).
     #[doc(alias = "/certificateTemplates/{templateId}/notifications/{notificationId}")]
@@ -1702,13 +2017,20 @@ impl<'a> CertificatesClient<'a> {
         &self,
         template_id: &str,
         notification_id: &str,
-    ) -> DeleteNotification<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_NOTIFICATION,
             &[template_id, notification_id],
         );
-        DeleteNotification { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Patch notification.
     ///
@@ -1720,7 +2042,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `notificationId`: string
     /// - Request body (json, required): `Notification`
     /// - Response 202: `AsyncResult`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchNotification::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml patchNotification).
     #[doc(alias = "/certificateTemplates/{templateId}/notifications/{notificationId}")]
@@ -1734,14 +2058,21 @@ impl<'a> CertificatesClient<'a> {
         template_id: &str,
         notification_id: &str,
         body: &Notification,
-    ) -> PatchNotification<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_NOTIFICATION,
             &[template_id, notification_id],
         );
         req.json(body);
-        PatchNotification { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get msi package by id.
     ///
@@ -1752,7 +2083,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `templateId`: string
     /// - Path parameter `msiPackageId`: string
     /// - Response 200: `MsiPackage`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetMsiPackageById::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml getMsiPackageById).
     #[doc(alias = "/certificateTemplates/{templateId}/msiPackages/{msiPackageId}")]
     #[doc(alias = "GET /certificateTemplates/{templateId}/msiPackages/{msiPackageId}")]
@@ -1762,13 +2095,13 @@ impl<'a> CertificatesClient<'a> {
         &self,
         template_id: &str,
         msi_package_id: &str,
-    ) -> GetMsiPackageById<'a> {
+    ) -> ruckus_one_runtime::Call<'a, MsiPackage, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_MSI_PACKAGE_BY_ID,
             &[template_id, msi_package_id],
         );
-        GetMsiPackageById { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete msi package.
     ///
@@ -1779,7 +2112,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `templateId`: string
     /// - Path parameter `msiPackageId`: string
     /// - Response 202: `AsyncResult`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteMsiPackage::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteMsiPackage).
     #[doc(alias = "/certificateTemplates/{templateId}/msiPackages/{msiPackageId}")]
@@ -1792,13 +2127,20 @@ impl<'a> CertificatesClient<'a> {
         &self,
         template_id: &str,
         msi_package_id: &str,
-    ) -> DeleteMsiPackage<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_MSI_PACKAGE,
             &[template_id, msi_package_id],
         );
-        DeleteMsiPackage { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Patch msi package.
     ///
@@ -1810,7 +2152,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `msiPackageId`: string
     /// - Request body (json, required): `MsiPackage`
     /// - Response 202: `AsyncResult`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchMsiPackage::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml patchMsiPackage).
     #[doc(alias = "/certificateTemplates/{templateId}/msiPackages/{msiPackageId}")]
@@ -1822,14 +2166,21 @@ impl<'a> CertificatesClient<'a> {
         template_id: &str,
         msi_package_id: &str,
         body: &MsiPackage,
-    ) -> PatchMsiPackage<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_MSI_PACKAGE,
             &[template_id, msi_package_id],
         );
         req.json(body);
-        PatchMsiPackage { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Download cert chain in pkcs7.
     ///
@@ -1850,13 +2201,13 @@ impl<'a> CertificatesClient<'a> {
         &self,
         template_id: &str,
         cert_id: &str,
-    ) -> DownloadCertChainInPkcs7<'a> {
+    ) -> ruckus_one_runtime::Call<'a, bytes::Bytes> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DOWNLOAD_CERT_CHAIN_IN_PKCS7,
             &[template_id, cert_id],
         );
-        DownloadCertChainInPkcs7 { req }
+        req.call(ruckus_one_runtime::internal::Request::send_bytes)
     }
     /// Download ca chain pkcs7.
     ///
@@ -1872,12 +2223,15 @@ impl<'a> CertificatesClient<'a> {
     #[doc(alias = "GET /certificateAuthorities/{caId}/chains")]
     #[doc(alias = "downloadCaChainPKCS7_1")]
     #[inline]
-    pub fn download_ca_chain_pkcs7(&self, ca_id: &str) -> DownloadCaChainPkcs7<'a> {
+    pub fn download_ca_chain_pkcs7(
+        &self,
+        ca_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, bytes::Bytes> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DOWNLOAD_CA_CHAIN_PKCS7,
             &[ca_id],
         );
-        DownloadCaChainPkcs7 { req }
+        req.call(ruckus_one_runtime::internal::Request::send_bytes)
     }
 }

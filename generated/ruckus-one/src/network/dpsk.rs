@@ -2693,14 +2693,17 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices")]
     #[doc(alias = "POST /dpskServices")]
     #[inline]
-    pub fn create_dpsk_service(&self, body: &DpskPool) -> CreateDpskService<'a> {
+    pub fn create_dpsk_service(
+        &self,
+        body: &DpskPool,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_DPSK_SERVICE,
             &[],
         );
         req.json(body);
-        CreateDpskService { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List DPSK services.
     ///
@@ -2716,13 +2719,13 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "/dpskServices")]
     #[doc(alias = "GET /dpskServices")]
     #[inline]
-    pub fn list_dpsk_services(&self) -> ListDpskServices<'a> {
+    pub fn list_dpsk_services(&self) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_DPSK_SERVICES,
             &[],
         );
-        ListDpskServices { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query DPSK services.
     ///
@@ -2732,7 +2735,11 @@ impl<'a> DpskClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `DpskPoolQueryResponse`
-    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `QueryDpskServices::version`)
+    /// - Versions (`version` takes [`V2OrV1_1OrV1OrJson`](super::versions::V2OrV1_1OrV1OrJson); the first is the default):
+    ///   - `V2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json`
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (dpsk_service-0.0.3.yaml queryDpskPools).
@@ -2760,18 +2767,24 @@ impl<'a> DpskClient<'a> {
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Response 200: `DpskPool`
-    /// - Versions: `v2`, `v1.1`, `json` (default `v2`; choose with `GetDpskService::version`)
+    /// - Versions (`version` takes [`V2OrV1_1OrJson`](super::versions::V2OrV1_1OrJson); the first is the default):
+    ///   - `V2`: Accept `application/vnd.ruckus.v2+json`
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/dpskServices/{poolId}")]
     #[doc(alias = "GET /dpskServices/{poolId}")]
     #[inline]
-    pub fn get_dpsk_service(&self, pool_id: &str) -> GetDpskService<'a> {
+    pub fn get_dpsk_service(
+        &self,
+        pool_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, DpskPool, super::versions::V2OrV1_1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_DPSK_SERVICE,
             &[pool_id],
         );
-        GetDpskService { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update DPSK service.
     ///
@@ -2782,7 +2795,11 @@ impl<'a> DpskClient<'a> {
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Request body (json, required): `DpskPool`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `UpdateDpskService::version`)
+    /// - Versions (`version` takes [`V2OrV1_1OrV1OrJson`](super::versions::V2OrV1_1OrV1OrJson); the first is the default):
+    ///   - `V2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json`
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     ///
@@ -2795,14 +2812,21 @@ impl<'a> DpskClient<'a> {
         &self,
         pool_id: &str,
         body: &DpskPool,
-    ) -> UpdateDpskService<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V2OrV1_1OrV1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_DPSK_SERVICE,
             &[pool_id],
         );
         req.json(body);
-        UpdateDpskService { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Patch DPSK service.
     ///
@@ -2813,7 +2837,11 @@ impl<'a> DpskClient<'a> {
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Request body (json, required): `DpskPool`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `PatchDpskService::version`)
+    /// - Versions (`version` takes [`V2OrV1_1OrV1OrJson`](super::versions::V2OrV1_1OrV1OrJson); the first is the default):
+    ///   - `V2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json`
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     ///
@@ -2826,14 +2854,21 @@ impl<'a> DpskClient<'a> {
         &self,
         pool_id: &str,
         body: &DpskPool,
-    ) -> PatchDpskService<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V2OrV1_1OrV1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_DPSK_SERVICE,
             &[pool_id],
         );
         req.json(body);
-        PatchDpskService { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete DPSK service.
     ///
@@ -2843,7 +2878,10 @@ impl<'a> DpskClient<'a> {
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v2`, `v1.1`, `json` (default `v2`; choose with `DeleteDpskService::version`)
+    /// - Versions (`version` takes [`V2OrV1_1OrJson`](super::versions::V2OrV1_1OrJson); the first is the default):
+    ///   - `V2`: Accept `application/vnd.ruckus.v2+json`
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (dpsk_service-0.0.3.yaml deleteDpskPool).
@@ -2851,13 +2889,23 @@ impl<'a> DpskClient<'a> {
     #[doc(alias = "DELETE /dpskServices/{poolId}")]
     #[doc(alias = "deleteDpskPool")]
     #[inline]
-    pub fn delete_dpsk_service(&self, pool_id: &str) -> DeleteDpskService<'a> {
+    pub fn delete_dpsk_service(
+        &self,
+        pool_id: &str,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V2OrV1_1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_DPSK_SERVICE,
             &[pool_id],
         );
-        DeleteDpskService { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Add identity group to DPSK service.
     ///
@@ -2910,15 +2958,13 @@ impl<'a> DpskClient<'a> {
         &self,
         pool_id: &str,
         group_id: &str,
-    ) -> RemoveIdentityGroupFromDpskService<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_IDENTITY_GROUP_FROM_DPSK_SERVICE,
             &[pool_id, group_id],
         );
-        RemoveIdentityGroupFromDpskService {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create DPSK passphrases.
     ///
@@ -2959,7 +3005,9 @@ impl<'a> DpskClient<'a> {
     /// - Query parameter `usernamePrefix` (`string`, builder method `username_prefix`)
     /// - Request body (multipart, optional, builder method `body`): multipart form with parts `file`
     /// - Response 200: `string`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ImportDpskPassphrases::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data`
+    ///   - `Json`: Accept `application/json`, Content-Type `multipart/form-data`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (dpsk_service-0.0.3.yaml importDpskPassphrasesFromCsv (the document's ".../passphrases/csvFiles" continues the pool path /dpskServices/{poolId}, where the service has it)).
     #[doc(alias = "/dpskServices/{poolId}/passphrases/csvFiles")]
@@ -2983,7 +3031,11 @@ impl<'a> DpskClient<'a> {
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Request body (json, required): `DpskPassphraseCreate`
     /// - Response 202: `AsyncResult` (Accepted; the creation continues in the background (a JSON object with the request id, not the string the description gives).)
-    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `CreateDpskServicePassphrases::version`)
+    /// - Versions (`version` takes [`V2OrV1_1OrV1OrJson`](super::versions::V2OrV1_1OrV1OrJson); the first is the default):
+    ///   - `V2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json`
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (dpsk_service-0.0.3.yaml createPassphrase).
@@ -2995,16 +3047,21 @@ impl<'a> DpskClient<'a> {
         &self,
         pool_id: &str,
         body: &DpskPassphraseCreate,
-    ) -> CreateDpskServicePassphrases<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V2OrV1_1OrV1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_DPSK_SERVICE_PASSPHRASES,
             &[pool_id],
         );
         req.json(body);
-        CreateDpskServicePassphrases {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// List DPSK passphrases.
     ///
@@ -3017,7 +3074,10 @@ impl<'a> DpskClient<'a> {
     /// - Query parameter `size` (`integer`, builder method `size`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Response 200: `IdentityServicePage`
-    /// - Versions: `v2`, `v1.1`, `json` (default `v2`; choose with `ListDpskServicePassphrases::version`)
+    /// - Versions (`version` takes [`V2OrV1_1OrJson`](super::versions::V2OrV1_1OrJson); the first is the default):
+    ///   - `V2`: Accept `application/vnd.ruckus.v2+json`
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (dpsk_service-0.0.3.yaml listAllPassphrases).
@@ -3048,7 +3108,11 @@ impl<'a> DpskClient<'a> {
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `DpskPassphraseQueryResponse`
-    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `QueryDpskServicePassphrases::version`)
+    /// - Versions (`version` takes [`V2OrV1_1OrV1OrJson`](super::versions::V2OrV1_1OrV1OrJson); the first is the default):
+    ///   - `V2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json`
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (dpsk_service-0.0.3.yaml queryResponse).
@@ -3078,7 +3142,10 @@ impl<'a> DpskClient<'a> {
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Path parameter `id`: Identifier of the passphrase.
     /// - Response 200: `DpskPassphrase`
-    /// - Versions: `v2`, `v1.1`, `json` (default `v2`; choose with `GetDpskServicePassphrase::version`)
+    /// - Versions (`version` takes [`V2OrV1_1OrJson`](super::versions::V2OrV1_1OrJson); the first is the default):
+    ///   - `V2`: Accept `application/vnd.ruckus.v2+json`
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (dpsk_service-0.0.3.yaml getPassphraseById).
     #[doc(alias = "/dpskServices/{poolId}/passphrases/{id}")]
@@ -3089,13 +3156,13 @@ impl<'a> DpskClient<'a> {
         &self,
         pool_id: &str,
         id: &str,
-    ) -> GetDpskServicePassphrase<'a> {
+    ) -> ruckus_one_runtime::Call<'a, DpskPassphrase, super::versions::V2OrV1_1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_DPSK_SERVICE_PASSPHRASE,
             &[pool_id, id],
         );
-        GetDpskServicePassphrase { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete DPSK passphrases.
     ///
@@ -3106,7 +3173,11 @@ impl<'a> DpskClient<'a> {
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Request body (json, required): `array<string>`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `DeleteDpskServicePassphrases::version`)
+    /// - Versions (`version` takes [`V2OrV1_1OrV1OrJson`](super::versions::V2OrV1_1OrV1OrJson); the first is the default):
+    ///   - `V2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json`
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (dpsk_service-0.0.3.yaml deletePassphrases).
@@ -3118,16 +3189,21 @@ impl<'a> DpskClient<'a> {
         &self,
         pool_id: &str,
         body: &Vec<String>,
-    ) -> DeleteDpskServicePassphrases<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V2OrV1_1OrV1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_DPSK_SERVICE_PASSPHRASES,
             &[pool_id],
         );
         req.json(body);
-        DeleteDpskServicePassphrases {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Create DPSK service in identity group.
     ///
@@ -3138,7 +3214,9 @@ impl<'a> DpskClient<'a> {
     /// - Path parameter `identityGroupId`: Identifier of the identity group.
     /// - Request body (json, required): `DpskPool`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `json`, `json` (default `json`; choose with `CreateIdentityGroupDpskService::version`)
+    /// - Versions (`version` takes [`JsonOrJson_2`](super::versions::JsonOrJson_2); the first is the default):
+    ///   - `Json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json`
+    ///   - `Json_2`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/identityGroups/{identityGroupId}/dpskServices")]
@@ -3148,16 +3226,21 @@ impl<'a> DpskClient<'a> {
         &self,
         identity_group_id: &str,
         body: &DpskPool,
-    ) -> CreateIdentityGroupDpskService<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::JsonOrJson_2,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_IDENTITY_GROUP_DPSK_SERVICE,
             &[identity_group_id],
         );
         req.json(body);
-        CreateIdentityGroupDpskService {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Create DPSK service template.
     ///
@@ -3179,14 +3262,20 @@ impl<'a> DpskClient<'a> {
     pub fn create_template_dpsk_service(
         &self,
         body: &DpskPool,
-    ) -> CreateTemplateDpskService<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_TEMPLATE_DPSK_SERVICE,
             &[],
         );
         req.json(body);
-        CreateTemplateDpskService { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get DPSK service template.
     ///
@@ -3235,14 +3324,20 @@ impl<'a> DpskClient<'a> {
         &self,
         pool_template_id: &str,
         body: &DpskPool,
-    ) -> UpdateTemplateDpskService<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TEMPLATE_DPSK_SERVICE,
             &[pool_template_id],
         );
         req.json(body);
-        UpdateTemplateDpskService { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Patch DPSK service template.
     ///
@@ -3266,14 +3361,20 @@ impl<'a> DpskClient<'a> {
         &self,
         pool_template_id: &str,
         body: &DpskPool,
-    ) -> PatchTemplateDpskService<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_TEMPLATE_DPSK_SERVICE,
             &[pool_template_id],
         );
         req.json(body);
-        PatchTemplateDpskService { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete DPSK service template.
     ///
@@ -3294,13 +3395,19 @@ impl<'a> DpskClient<'a> {
     pub fn delete_template_dpsk_service(
         &self,
         pool_template_id: &str,
-    ) -> DeleteTemplateDpskService<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_TEMPLATE_DPSK_SERVICE,
             &[pool_template_id],
         );
-        DeleteTemplateDpskService { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Query DPSK service templates.
     ///
@@ -3339,7 +3446,9 @@ impl<'a> DpskClient<'a> {
     /// - Path parameter `identityGroupId`: Identifier of the identity group.
     /// - Request body (json, required): `DpskPool`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `json`, `json` (default `json`; choose with `CreateTemplateIdentityGroupDpskService::version`)
+    /// - Versions (`version` takes [`JsonOrJson_2`](super::versions::JsonOrJson_2); the first is the default):
+    ///   - `Json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json`
+    ///   - `Json_2`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     ///
@@ -3352,16 +3461,21 @@ impl<'a> DpskClient<'a> {
         &self,
         identity_group_id: &str,
         body: &DpskPool,
-    ) -> CreateTemplateIdentityGroupDpskService<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::JsonOrJson_2,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_TEMPLATE_IDENTITY_GROUP_DPSK_SERVICE,
             &[identity_group_id],
         );
         req.json(body);
-        CreateTemplateIdentityGroupDpskService {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// List DPSK services of a network template.
     ///
@@ -3379,15 +3493,13 @@ impl<'a> DpskClient<'a> {
     pub fn list_template_wifi_network_dpsk_services(
         &self,
         network_template_id: &str,
-    ) -> ListTemplateWifiNetworkDpskServices<'a> {
+    ) -> ruckus_one_runtime::Call<'a, DpskPool> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_TEMPLATE_WIFI_NETWORK_DPSK_SERVICES,
             &[network_template_id],
         );
-        ListTemplateWifiNetworkDpskServices {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Add DPSK pool to identity group.
     ///
@@ -3398,7 +3510,9 @@ impl<'a> DpskClient<'a> {
     /// - Path parameter `id`: Identifier of the identity group.
     /// - Path parameter `dpskPoolId`: Identifier of the DPSK pool.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AddDpskPoolToIdentityGroup::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/identityGroups/{id}/dpskPools/{dpskPoolId}")]
@@ -3408,13 +3522,20 @@ impl<'a> DpskClient<'a> {
         &self,
         id: &str,
         dpsk_pool_id: &str,
-    ) -> AddDpskPoolToIdentityGroup<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_DPSK_POOL_TO_IDENTITY_GROUP,
             &[id, dpsk_pool_id],
         );
-        AddDpskPoolToIdentityGroup { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Update policy set id.
     ///
@@ -3425,7 +3546,9 @@ impl<'a> DpskClient<'a> {
     /// - Path parameter `poolId`: string
     /// - Path parameter `policySetId`: string
     /// - Response 202: `AsyncResult`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdatePolicySetId::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (dpsk_service-0.0.3.yaml updatePolicySetId).
     #[doc(alias = "/dpskServices/{poolId}/policySets/{policySetId}")]
@@ -3436,13 +3559,20 @@ impl<'a> DpskClient<'a> {
         &self,
         pool_id: &str,
         policy_set_id: &str,
-    ) -> UpdatePolicySetId<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_POLICY_SET_ID,
             &[pool_id, policy_set_id],
         );
-        UpdatePolicySetId { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Remove policy set id.
     ///
@@ -3453,7 +3583,9 @@ impl<'a> DpskClient<'a> {
     /// - Path parameter `poolId`: string
     /// - Path parameter `policySetId`: string
     /// - Response 202: `AsyncResult`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `RemovePolicySetId::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (dpsk_service-0.0.3.yaml removePolicySetId).
     #[doc(alias = "/dpskServices/{poolId}/policySets/{policySetId}")]
@@ -3464,13 +3596,20 @@ impl<'a> DpskClient<'a> {
         &self,
         pool_id: &str,
         policy_set_id: &str,
-    ) -> RemovePolicySetId<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_POLICY_SET_ID,
             &[pool_id, policy_set_id],
         );
-        RemovePolicySetId { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Replace DPSK passphrase.
     ///
@@ -3482,7 +3621,11 @@ impl<'a> DpskClient<'a> {
     /// - Path parameter `id`: string
     /// - Request body (json, required): `DpskPassphrase`
     /// - Response 202: `AsyncResult`
-    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `ReplaceDpskPassphrase::version`)
+    /// - Versions (`version` takes [`V2OrV1_1OrV1OrJson`](super::versions::V2OrV1_1OrV1OrJson); the first is the default):
+    ///   - `V2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json`
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (dpsk_service-0.0.3.yaml updatePassphrase).
     #[doc(alias = "/dpskServices/{poolId}/passphrases/{id}")]
@@ -3494,14 +3637,21 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         id: &str,
         body: &DpskPassphrase,
-    ) -> ReplaceDpskPassphrase<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V2OrV1_1OrV1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REPLACE_DPSK_PASSPHRASE,
             &[pool_id, id],
         );
         req.json(body);
-        ReplaceDpskPassphrase { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Patch DPSK passphrase.
     ///
@@ -3513,7 +3663,11 @@ impl<'a> DpskClient<'a> {
     /// - Path parameter `id`: string
     /// - Request body (json, required): `DpskPassphrase`
     /// - Response 202: `AsyncResult`
-    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `PatchDpskPassphrase::version`)
+    /// - Versions (`version` takes [`V2OrV1_1OrV1OrJson`](super::versions::V2OrV1_1OrV1OrJson); the first is the default):
+    ///   - `V2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json`
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (dpsk_service-0.0.3.yaml updatePassphrase_1).
     #[doc(alias = "/dpskServices/{poolId}/passphrases/{id}")]
@@ -3525,14 +3679,21 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         id: &str,
         body: &DpskPassphrase,
-    ) -> PatchDpskPassphrase<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V2OrV1_1OrV1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_DPSK_PASSPHRASE,
             &[pool_id, id],
         );
         req.json(body);
-        PatchDpskPassphrase { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Clone dpsk pool template.
     ///
@@ -3554,14 +3715,20 @@ impl<'a> DpskClient<'a> {
         &self,
         pool_template_id: &str,
         body: &TemplateCloneSettingsRequest,
-    ) -> CloneDpskPoolTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CLONE_DPSK_POOL_TEMPLATE,
             &[pool_template_id],
         );
         req.json(body);
-        CloneDpskPoolTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Update passphrases.
     ///
@@ -3572,7 +3739,11 @@ impl<'a> DpskClient<'a> {
     /// - Path parameter `poolId`: string
     /// - Request body (json, required): `DpskPassphrasesPatchRequest`
     /// - Response 202: `AsyncResult`
-    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `UpdatePassphrases::version`)
+    /// - Versions (`version` takes [`V2OrV1_1OrV1OrJson`](super::versions::V2OrV1_1OrV1OrJson); the first is the default):
+    ///   - `V2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json`
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (dpsk_service-0.0.3.yaml updatePassphrases).
     #[doc(alias = "/dpskServices/{poolId}/passphrases")]
@@ -3583,14 +3754,21 @@ impl<'a> DpskClient<'a> {
         &self,
         pool_id: &str,
         body: &DpskPassphrasesPatchRequest,
-    ) -> UpdatePassphrases<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V2OrV1_1OrV1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_PASSPHRASES,
             &[pool_id],
         );
         req.json(body);
-        UpdatePassphrases { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get passphrase devices.
     ///
@@ -3601,7 +3779,10 @@ impl<'a> DpskClient<'a> {
     /// - Path parameter `poolId`: string
     /// - Path parameter `passphraseId`: string
     /// - Response 200: `DpskPassphraseDevice`
-    /// - Versions: `v2`, `v1.1`, `json` (default `v2`; choose with `GetPassphraseDevices::version`)
+    /// - Versions (`version` takes [`V2OrV1_1OrJson`](super::versions::V2OrV1_1OrJson); the first is the default):
+    ///   - `V2`: Accept `application/vnd.ruckus.v2+json`
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (dpsk_service-0.0.3.yaml getPassphraseDevices).
     #[doc(alias = "/dpskServices/{poolId}/passphrases/{passphraseId}/devices")]
     #[doc(alias = "GET /dpskServices/{poolId}/passphrases/{passphraseId}/devices")]
@@ -3611,13 +3792,17 @@ impl<'a> DpskClient<'a> {
         &self,
         pool_id: &str,
         passphrase_id: &str,
-    ) -> GetPassphraseDevices<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        DpskPassphraseDevice,
+        super::versions::V2OrV1_1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PASSPHRASE_DEVICES,
             &[pool_id, passphrase_id],
         );
-        GetPassphraseDevices { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create passphrase device.
     ///
@@ -3629,7 +3814,11 @@ impl<'a> DpskClient<'a> {
     /// - Path parameter `passphraseId`: string
     /// - Request body (json, required): `array<string>`
     /// - Response 202: `AsyncResult`
-    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `CreatePassphraseDevice::version`)
+    /// - Versions (`version` takes [`V2OrV1_1OrV1OrJson`](super::versions::V2OrV1_1OrV1OrJson); the first is the default):
+    ///   - `V2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json`
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (dpsk_service-0.0.3.yaml createPassphraseDevice).
     #[doc(alias = "/dpskServices/{poolId}/passphrases/{passphraseId}/devices")]
@@ -3641,14 +3830,21 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         passphrase_id: &str,
         body: &Vec<String>,
-    ) -> CreatePassphraseDevice<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V2OrV1_1OrV1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_PASSPHRASE_DEVICE,
             &[pool_id, passphrase_id],
         );
         req.json(body);
-        CreatePassphraseDevice { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete passphrase devices.
     ///
@@ -3660,7 +3856,11 @@ impl<'a> DpskClient<'a> {
     /// - Path parameter `passphraseId`: string
     /// - Request body (json, required): `array<string>`
     /// - Response 202: `AsyncResult`
-    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `DeletePassphraseDevices::version`)
+    /// - Versions (`version` takes [`V2OrV1_1OrV1OrJson`](super::versions::V2OrV1_1OrV1OrJson); the first is the default):
+    ///   - `V2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json`
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (dpsk_service-0.0.3.yaml deletePassphraseDevices).
     #[doc(alias = "/dpskServices/{poolId}/passphrases/{passphraseId}/devices")]
@@ -3672,14 +3872,21 @@ impl<'a> DpskClient<'a> {
         pool_id: &str,
         passphrase_id: &str,
         body: &Vec<String>,
-    ) -> DeletePassphraseDevices<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V2OrV1_1OrV1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_PASSPHRASE_DEVICES,
             &[pool_id, passphrase_id],
         );
         req.json(body);
-        DeletePassphraseDevices { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Export dpsk passphrase.
     ///
@@ -3692,7 +3899,10 @@ impl<'a> DpskClient<'a> {
     /// - Query parameter `date-format` (`string`, builder method `date_format`)
     /// - Request body (json, required): `DpskPassphraseQueryRequest`
     /// - Response 200: `text/csv` text
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ExportDpskPassphrase::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `text/csv`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `text/csv`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `text/csv`, Content-Type `application/json`
     /// - Provenance: reference (dpsk_service-0.0.3.yaml exportDpskPassphrase).
     #[doc(alias = "/dpskServices/{poolId}/passphrases/query/csvFiles")]
     #[doc(alias = "POST /dpskServices/{poolId}/passphrases/query/csvFiles")]
@@ -3726,39 +3936,6 @@ static CREATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
-/// Request builder for `DpskClient::create_dpsk_service` (Create DPSK service).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateDpskService<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateDpskService<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_dpsk_services",
     method: ruckus_one_runtime::Method::Get,
@@ -3773,39 +3950,6 @@ static LIST_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = ruckus_one_
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
-/// Request builder for `DpskClient::list_dpsk_services` (List DPSK services).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListDpskServices<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListDpskServices<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static QUERY_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_dpsk_services",
     method: ruckus_one_runtime::Method::Post,
@@ -3832,15 +3976,6 @@ static QUERY_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
-/// Representations offered by `query_dpsk_services`; the first is the default.
-///
-/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryDpskServicesVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::query_dpsk_services` (Query DPSK services).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3856,9 +3991,9 @@ impl<'a> QueryDpskServices<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryDpskServicesVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V2OrV1_1OrV1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3921,53 +4056,6 @@ static GET_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
-/// Representations offered by `get_dpsk_service`; the first is the default.
-///
-/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json` (default)
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetDpskServiceVersion = super::versions::V2OrV1_1OrJson;
-/// Request builder for `DpskClient::get_dpsk_service` (Get DPSK service).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetDpskService<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetDpskService<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetDpskServiceVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DpskPool> {
-        self.req.send_json()
-    }
-}
 static UPDATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_dpsk_service",
     method: ruckus_one_runtime::Method::Put,
@@ -3994,84 +4082,6 @@ static UPDATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
-/// Representations offered by `update_dpsk_service`; the first is the default.
-///
-/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateDpskServiceVersion = super::versions::V2OrV1_1OrV1OrJson;
-/// Request builder for `DpskClient::update_dpsk_service` (Update DPSK service).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateDpskService<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateDpskService<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateDpskServiceVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static PATCH_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_dpsk_service",
     method: ruckus_one_runtime::Method::Patch,
@@ -4098,84 +4108,6 @@ static PATCH_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
-/// Representations offered by `patch_dpsk_service`; the first is the default.
-///
-/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type PatchDpskServiceVersion = super::versions::V2OrV1_1OrV1OrJson;
-/// Request builder for `DpskClient::patch_dpsk_service` (Patch DPSK service).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct PatchDpskService<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> PatchDpskService<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: PatchDpskServiceVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DELETE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_dpsk_service",
     method: ruckus_one_runtime::Method::Delete,
@@ -4198,83 +4130,6 @@ static DELETE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
-/// Representations offered by `delete_dpsk_service`; the first is the default.
-///
-/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json` (default)
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteDpskServiceVersion = super::versions::V2OrV1_1OrJson;
-/// Request builder for `DpskClient::delete_dpsk_service` (Delete DPSK service).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteDpskService<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteDpskService<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteDpskServiceVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static ADD_IDENTITY_GROUP_TO_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_identity_group_to_dpsk_service",
     method: ruckus_one_runtime::Method::Put,
@@ -4343,39 +4198,6 @@ static REMOVE_IDENTITY_GROUP_FROM_DPSK_SERVICE: ruckus_one_runtime::internal::Op
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
-/// Request builder for `DpskClient::remove_identity_group_from_dpsk_service` (Remove identity group from DPSK service).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct RemoveIdentityGroupFromDpskService<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> RemoveIdentityGroupFromDpskService<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static CREATE_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_dpsk_passphrase",
     method: ruckus_one_runtime::Method::Post,
@@ -4448,13 +4270,6 @@ static IMPORT_DPSK_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
-/// Representations offered by `import_dpsk_passphrases`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `multipart/form-data`
-///
-/// Choose one with the builder's `version` method.
-pub type ImportDpskPassphrasesVersion = super::versions::V1OrJson;
 /// Request builder for `DpskClient::import_dpsk_passphrases` (Import DPSK passphrases from CSV).
 ///
 /// Optional parameters: [`username_prefix`](Self::username_prefix), [`body`](Self::body).
@@ -4486,9 +4301,9 @@ impl<'a> ImportDpskPassphrases<'a> {
         self.req.multipart(body);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: ImportDpskPassphrasesVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4536,84 +4351,6 @@ static CREATE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::internal::Operation 
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
-/// Representations offered by `create_dpsk_service_passphrases`; the first is the default.
-///
-/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateDpskServicePassphrasesVersion = super::versions::V2OrV1_1OrV1OrJson;
-/// Request builder for `DpskClient::create_dpsk_service_passphrases` (Create DPSK passphrases in pool).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateDpskServicePassphrases<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateDpskServicePassphrases<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateDpskServicePassphrasesVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static LIST_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_dpsk_service_passphrases",
     method: ruckus_one_runtime::Method::Get,
@@ -4636,14 +4373,6 @@ static LIST_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
-/// Representations offered by `list_dpsk_service_passphrases`; the first is the default.
-///
-/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json` (default)
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListDpskServicePassphrasesVersion = super::versions::V2OrV1_1OrJson;
 /// Request builder for `DpskClient::list_dpsk_service_passphrases` (List DPSK passphrases).
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
@@ -4687,9 +4416,9 @@ impl<'a> ListDpskServicePassphrases<'a> {
         self.req.query("sort", &sort);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: ListDpskServicePassphrasesVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V2OrV1_1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4760,15 +4489,6 @@ static QUERY_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
-/// Representations offered by `query_dpsk_service_passphrases`; the first is the default.
-///
-/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryDpskServicePassphrasesVersion = super::versions::V2OrV1_1OrV1OrJson;
 /// Request builder for `DpskClient::query_dpsk_service_passphrases` (Query DPSK passphrases).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4784,9 +4504,9 @@ impl<'a> QueryDpskServicePassphrases<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryDpskServicePassphrasesVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V2OrV1_1OrV1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4849,53 +4569,6 @@ static GET_DPSK_SERVICE_PASSPHRASE: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
-/// Representations offered by `get_dpsk_service_passphrase`; the first is the default.
-///
-/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json` (default)
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetDpskServicePassphraseVersion = super::versions::V2OrV1_1OrJson;
-/// Request builder for `DpskClient::get_dpsk_service_passphrase` (Get DPSK passphrase).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetDpskServicePassphrase<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetDpskServicePassphrase<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetDpskServicePassphraseVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DpskPassphrase> {
-        self.req.send_json()
-    }
-}
 static DELETE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_dpsk_service_passphrases",
     method: ruckus_one_runtime::Method::Delete,
@@ -4922,84 +4595,6 @@ static DELETE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::internal::Operation 
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
-/// Representations offered by `delete_dpsk_service_passphrases`; the first is the default.
-///
-/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteDpskServicePassphrasesVersion = super::versions::V2OrV1_1OrV1OrJson;
-/// Request builder for `DpskClient::delete_dpsk_service_passphrases` (Delete DPSK passphrases).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteDpskServicePassphrases<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteDpskServicePassphrases<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteDpskServicePassphrasesVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static CREATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_identity_group_dpsk_service",
     method: ruckus_one_runtime::Method::Post,
@@ -5018,82 +4613,6 @@ static CREATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::internal::Operati
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
-/// Representations offered by `create_identity_group_dpsk_service`; the first is the default.
-///
-/// - `Json` (`json`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-/// - `Json_2` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateIdentityGroupDpskServiceVersion = super::versions::JsonOrJson_2;
-/// Request builder for `DpskClient::create_identity_group_dpsk_service` (Create DPSK service in identity group).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateIdentityGroupDpskService<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateIdentityGroupDpskService<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateIdentityGroupDpskServiceVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static CREATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_template_dpsk_service",
     method: ruckus_one_runtime::Method::Post,
@@ -5108,69 +4627,6 @@ static CREATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
-/// Request builder for `DpskClient::create_template_dpsk_service` (Create DPSK service template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateTemplateDpskService<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateTemplateDpskService<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_template_dpsk_service",
     method: ruckus_one_runtime::Method::Get,
@@ -5242,69 +4698,6 @@ static UPDATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
-/// Request builder for `DpskClient::update_template_dpsk_service` (Update DPSK service template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateTemplateDpskService<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateTemplateDpskService<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static PATCH_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_template_dpsk_service",
     method: ruckus_one_runtime::Method::Patch,
@@ -5319,69 +4712,6 @@ static PATCH_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
-/// Request builder for `DpskClient::patch_template_dpsk_service` (Patch DPSK service template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct PatchTemplateDpskService<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> PatchTemplateDpskService<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DELETE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_template_dpsk_service",
     method: ruckus_one_runtime::Method::Delete,
@@ -5396,69 +4726,6 @@ static DELETE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
-/// Request builder for `DpskClient::delete_template_dpsk_service` (Delete DPSK service template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteTemplateDpskService<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteTemplateDpskService<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static QUERY_TEMPLATE_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_template_dpsk_services",
     method: ruckus_one_runtime::Method::Post,
@@ -5543,85 +4810,6 @@ static CREATE_TEMPLATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::internal
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
-/// Representations offered by `create_template_identity_group_dpsk_service`; the first is the default.
-///
-/// - `Json` (`json`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-/// - `Json_2` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateTemplateIdentityGroupDpskServiceVersion = super::versions::JsonOrJson_2;
-/// Request builder for `DpskClient::create_template_identity_group_dpsk_service` (Create DPSK service template in identity group).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateTemplateIdentityGroupDpskService<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: CreateTemplateIdentityGroupDpskServiceVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static LIST_TEMPLATE_WIFI_NETWORK_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_template_wifi_network_dpsk_services",
     method: ruckus_one_runtime::Method::Get,
@@ -5636,39 +4824,6 @@ static LIST_TEMPLATE_WIFI_NETWORK_DPSK_SERVICES: ruckus_one_runtime::internal::O
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
 };
-/// Request builder for `DpskClient::list_template_wifi_network_dpsk_services` (List DPSK services of a network template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListTemplateWifiNetworkDpskServices<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListTemplateWifiNetworkDpskServices<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DpskPool> {
-        self.req.send_json()
-    }
-}
 static ADD_DPSK_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_dpsk_pool_to_identity_group",
     method: ruckus_one_runtime::Method::Put,
@@ -5687,82 +4842,6 @@ static ADD_DPSK_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation 
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
-/// Representations offered by `add_dpsk_pool_to_identity_group`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type AddDpskPoolToIdentityGroupVersion = super::versions::V1OrJson;
-/// Request builder for `DpskClient::add_dpsk_pool_to_identity_group` (Add DPSK pool to identity group).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AddDpskPoolToIdentityGroup<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> AddDpskPoolToIdentityGroup<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: AddDpskPoolToIdentityGroupVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static UPDATE_POLICY_SET_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_policy_set_id",
     method: ruckus_one_runtime::Method::Put,
@@ -5781,82 +4860,6 @@ static UPDATE_POLICY_SET_ID: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
-/// Representations offered by `update_policy_set_id`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdatePolicySetIdVersion = super::versions::V1OrJson;
-/// Request builder for `DpskClient::update_policy_set_id` (Update policy set id).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdatePolicySetId<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdatePolicySetId<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdatePolicySetIdVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static REMOVE_POLICY_SET_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_policy_set_id",
     method: ruckus_one_runtime::Method::Delete,
@@ -5875,82 +4878,6 @@ static REMOVE_POLICY_SET_ID: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
-/// Representations offered by `remove_policy_set_id`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type RemovePolicySetIdVersion = super::versions::V1OrJson;
-/// Request builder for `DpskClient::remove_policy_set_id` (Remove policy set id).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct RemovePolicySetId<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> RemovePolicySetId<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: RemovePolicySetIdVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static REPLACE_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "replace_dpsk_passphrase",
     method: ruckus_one_runtime::Method::Put,
@@ -5977,84 +4904,6 @@ static REPLACE_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
-/// Representations offered by `replace_dpsk_passphrase`; the first is the default.
-///
-/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ReplaceDpskPassphraseVersion = super::versions::V2OrV1_1OrV1OrJson;
-/// Request builder for `DpskClient::replace_dpsk_passphrase` (Replace DPSK passphrase).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ReplaceDpskPassphrase<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ReplaceDpskPassphrase<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ReplaceDpskPassphraseVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static PATCH_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_dpsk_passphrase",
     method: ruckus_one_runtime::Method::Patch,
@@ -6081,84 +4930,6 @@ static PATCH_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
-/// Representations offered by `patch_dpsk_passphrase`; the first is the default.
-///
-/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type PatchDpskPassphraseVersion = super::versions::V2OrV1_1OrV1OrJson;
-/// Request builder for `DpskClient::patch_dpsk_passphrase` (Patch DPSK passphrase).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct PatchDpskPassphrase<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> PatchDpskPassphrase<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: PatchDpskPassphraseVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static CLONE_DPSK_POOL_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "clone_dpsk_pool_template",
     method: ruckus_one_runtime::Method::Post,
@@ -6173,69 +4944,6 @@ static CLONE_DPSK_POOL_TEMPLATE: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
-/// Request builder for `DpskClient::clone_dpsk_pool_template` (Clone dpsk pool template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CloneDpskPoolTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CloneDpskPoolTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static UPDATE_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_passphrases",
     method: ruckus_one_runtime::Method::Patch,
@@ -6262,84 +4970,6 @@ static UPDATE_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus_one_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
-/// Representations offered by `update_passphrases`; the first is the default.
-///
-/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdatePassphrasesVersion = super::versions::V2OrV1_1OrV1OrJson;
-/// Request builder for `DpskClient::update_passphrases` (Update passphrases).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdatePassphrases<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdatePassphrases<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdatePassphrasesVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_PASSPHRASE_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_passphrase_devices",
     method: ruckus_one_runtime::Method::Get,
@@ -6362,53 +4992,6 @@ static GET_PASSPHRASE_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
-/// Representations offered by `get_passphrase_devices`; the first is the default.
-///
-/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json` (default)
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetPassphraseDevicesVersion = super::versions::V2OrV1_1OrJson;
-/// Request builder for `DpskClient::get_passphrase_devices` (Get passphrase devices).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetPassphraseDevices<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetPassphraseDevices<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetPassphraseDevicesVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DpskPassphraseDevice> {
-        self.req.send_json()
-    }
-}
 static CREATE_PASSPHRASE_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_passphrase_device",
     method: ruckus_one_runtime::Method::Post,
@@ -6435,84 +5018,6 @@ static CREATE_PASSPHRASE_DEVICE: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
-/// Representations offered by `create_passphrase_device`; the first is the default.
-///
-/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreatePassphraseDeviceVersion = super::versions::V2OrV1_1OrV1OrJson;
-/// Request builder for `DpskClient::create_passphrase_device` (Create passphrase device).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreatePassphraseDevice<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreatePassphraseDevice<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreatePassphraseDeviceVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DELETE_PASSPHRASE_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_passphrase_devices",
     method: ruckus_one_runtime::Method::Delete,
@@ -6539,84 +5044,6 @@ static DELETE_PASSPHRASE_DEVICES: ruckus_one_runtime::internal::Operation = ruck
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
-/// Representations offered by `delete_passphrase_devices`; the first is the default.
-///
-/// - `V2` (`v2`): Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
-/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeletePassphraseDevicesVersion = super::versions::V2OrV1_1OrV1OrJson;
-/// Request builder for `DpskClient::delete_passphrase_devices` (Delete passphrase devices).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeletePassphraseDevices<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeletePassphraseDevices<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeletePassphraseDevicesVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static EXPORT_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_dpsk_passphrase",
     method: ruckus_one_runtime::Method::Post,
@@ -6639,14 +5066,6 @@ static EXPORT_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
 };
-/// Representations offered by `export_dpsk_passphrase`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `text/csv`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `text/csv`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `text/csv`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ExportDpskPassphraseVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `DpskClient::export_dpsk_passphrase` (Export dpsk passphrase).
 ///
 /// Optional parameters: [`timezone`](Self::timezone), [`date_format`](Self::date_format).
@@ -6679,9 +5098,9 @@ impl<'a> ExportDpskPassphrase<'a> {
         self.req.query("date-format", &date_format);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: ExportDpskPassphraseVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1_1OrV1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }

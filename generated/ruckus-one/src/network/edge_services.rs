@@ -80,16 +80,20 @@ impl<'a> EdgeServicesClient<'a> {
     pub fn create_personal_identity_network(
         &self,
         body: &PersonalIdentityNetwork,
-    ) -> CreatePersonalIdentityNetwork<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_PERSONAL_IDENTITY_NETWORK,
             &[],
         );
         req.json(body);
-        CreatePersonalIdentityNetwork {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -111,16 +115,14 @@ impl<'a> EdgeServicesClient<'a> {
     pub fn query_personal_identity_network_edge_compatibilities(
         &self,
         body: &EdgeServiceCompatibilityQuery,
-    ) -> QueryPersonalIdentityNetworkEdgeCompatibilities<'a> {
+    ) -> ruckus_one_runtime::Call<'a, EdgeServiceCompatibilityResult> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_PERSONAL_IDENTITY_NETWORK_EDGE_COMPATIBILITIES,
             &[],
         );
         req.json(body);
-        QueryPersonalIdentityNetworkEdgeCompatibilities {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -142,13 +144,13 @@ impl<'a> EdgeServicesClient<'a> {
     pub fn get_personal_identity_network(
         &self,
         pin_id: &str,
-    ) -> GetPersonalIdentityNetwork<'a> {
+    ) -> ruckus_one_runtime::Call<'a, PersonalIdentityNetwork> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PERSONAL_IDENTITY_NETWORK,
             &[pin_id],
         );
-        GetPersonalIdentityNetwork { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -174,16 +176,20 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         pin_id: &str,
         body: &PersonalIdentityNetwork,
-    ) -> UpdatePersonalIdentityNetwork<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_PERSONAL_IDENTITY_NETWORK,
             &[pin_id],
         );
         req.json(body);
-        UpdatePersonalIdentityNetwork {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -210,16 +216,20 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         pin_id: &str,
         body: &PersonalIdentityNetwork,
-    ) -> PatchPersonalIdentityNetwork<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_PERSONAL_IDENTITY_NETWORK,
             &[pin_id],
         );
         req.json(body);
-        PatchPersonalIdentityNetwork {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -243,15 +253,19 @@ impl<'a> EdgeServicesClient<'a> {
     pub fn delete_personal_identity_network(
         &self,
         pin_id: &str,
-    ) -> DeletePersonalIdentityNetwork<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_PERSONAL_IDENTITY_NETWORK,
             &[pin_id],
         );
-        DeletePersonalIdentityNetwork {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -314,15 +328,19 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         pin_id: &str,
         wifi_network_id: &str,
-    ) -> DeactivateWifiNetworkOnPersonalIdentityNetwork<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_WIFI_NETWORK_ON_PERSONAL_IDENTITY_NETWORK,
             &[pin_id, wifi_network_id],
         );
-        DeactivateWifiNetworkOnPersonalIdentityNetwork {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -346,14 +364,20 @@ impl<'a> EdgeServicesClient<'a> {
     pub fn create_edge_sd_lan_service(
         &self,
         body: &EdgeSdLanService,
-    ) -> CreateEdgeSdLanService<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_EDGE_SD_LAN_SERVICE,
             &[],
         );
         req.json(body);
-        CreateEdgeSdLanService { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -365,7 +389,9 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `QueryResponseEdgeSdLanStatus`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEdgeSdLanServices::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans (not named by the document; the list of a resource the client creates)).
@@ -405,16 +431,14 @@ impl<'a> EdgeServicesClient<'a> {
     pub fn query_edge_sd_lan_service_edge_compatibilities(
         &self,
         body: &EdgeServiceCompatibilityQuery,
-    ) -> QueryEdgeSdLanServiceEdgeCompatibilities<'a> {
+    ) -> ruckus_one_runtime::Call<'a, EdgeServiceCompatibilityResult> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_EDGE_SD_LAN_SERVICE_EDGE_COMPATIBILITIES,
             &[],
         );
         req.json(body);
-        QueryEdgeSdLanServiceEdgeCompatibilities {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -436,13 +460,13 @@ impl<'a> EdgeServicesClient<'a> {
     pub fn get_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
-    ) -> GetEdgeSdLanService<'a> {
+    ) -> ruckus_one_runtime::Call<'a, EdgeSdLanService> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_EDGE_SD_LAN_SERVICE,
             &[sd_lan_service_id],
         );
-        GetEdgeSdLanService { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -468,14 +492,20 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         sd_lan_service_id: &str,
         body: &EdgeSdLanService,
-    ) -> UpdateEdgeSdLanService<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_EDGE_SD_LAN_SERVICE,
             &[sd_lan_service_id],
         );
         req.json(body);
-        UpdateEdgeSdLanService { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -530,13 +560,19 @@ impl<'a> EdgeServicesClient<'a> {
     pub fn delete_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
-    ) -> DeleteEdgeSdLanService<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_EDGE_SD_LAN_SERVICE,
             &[sd_lan_service_id],
         );
-        DeleteEdgeSdLanService { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -566,16 +602,20 @@ impl<'a> EdgeServicesClient<'a> {
         sd_lan_service_id: &str,
         wifi_network_id: &str,
         body: &EdgeSdLanNetworkActivation,
-    ) -> ActivateWifiNetworkOnEdgeSdLanService<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE,
             &[sd_lan_service_id, wifi_network_id],
         );
         req.json(body);
-        ActivateWifiNetworkOnEdgeSdLanService {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -603,15 +643,19 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         sd_lan_service_id: &str,
         wifi_network_id: &str,
-    ) -> DeactivateWifiNetworkOnEdgeSdLanService<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE,
             &[sd_lan_service_id, wifi_network_id],
         );
-        DeactivateWifiNetworkOnEdgeSdLanService {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -645,16 +689,20 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         wifi_network_id: &str,
         body: &EdgeSdLanNetworkActivation,
-    ) -> ActivateVenueWifiNetworkOnEdgeSdLanService<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_VENUE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE,
             &[sd_lan_service_id, venue_id, wifi_network_id],
         );
         req.json(body);
-        ActivateVenueWifiNetworkOnEdgeSdLanService {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -676,15 +724,13 @@ impl<'a> EdgeServicesClient<'a> {
     pub fn get_edge_sd_lan_service_guest_settings(
         &self,
         sd_lan_service_id: &str,
-    ) -> GetEdgeSdLanServiceGuestSettings<'a> {
+    ) -> ruckus_one_runtime::Call<'a, EdgeSdLanGuestSettings> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_EDGE_SD_LAN_SERVICE_GUEST_SETTINGS,
             &[sd_lan_service_id],
         );
-        GetEdgeSdLanServiceGuestSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -710,16 +756,20 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         sd_lan_service_id: &str,
         body: &EdgeSdLanGuestSettings,
-    ) -> PatchEdgeSdLanServiceGuestSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_EDGE_SD_LAN_SERVICE_GUEST_SETTINGS,
             &[sd_lan_service_id],
         );
         req.json(body);
-        PatchEdgeSdLanServiceGuestSettings {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -792,15 +842,19 @@ impl<'a> EdgeServicesClient<'a> {
         sd_lan_service_id: &str,
         venue_id: &str,
         edge_cluster_id: &str,
-    ) -> DeactivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_GUEST_VENUE_EDGE_CLUSTER_ON_EDGE_SD_LAN_SERVICE,
             &[sd_lan_service_id, venue_id, edge_cluster_id],
         );
-        DeactivateGuestVenueEdgeClusterOnEdgeSdLanService {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -869,15 +923,19 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         sd_lan_service_id: &str,
         tunnel_profile_id: &str,
-    ) -> DeactivateGuestTunnelProfileOnEdgeSdLanService<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_GUEST_TUNNEL_PROFILE_ON_EDGE_SD_LAN_SERVICE,
             &[sd_lan_service_id, tunnel_profile_id],
         );
-        DeactivateGuestTunnelProfileOnEdgeSdLanService {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -926,16 +984,14 @@ impl<'a> EdgeServicesClient<'a> {
     pub fn query_edge_hqos_profile_edge_compatibilities(
         &self,
         body: &EdgeServiceCompatibilityQuery,
-    ) -> QueryEdgeHqosProfileEdgeCompatibilities<'a> {
+    ) -> ruckus_one_runtime::Call<'a, EdgeServiceCompatibilityResult> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_EDGE_HQOS_PROFILE_EDGE_COMPATIBILITIES,
             &[],
         );
         req.json(body);
-        QueryEdgeHqosProfileEdgeCompatibilities {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -954,13 +1010,16 @@ impl<'a> EdgeServicesClient<'a> {
     #[doc(alias = "/edgeHqosProfiles/{profileId}")]
     #[doc(alias = "GET /edgeHqosProfiles/{profileId}")]
     #[inline]
-    pub fn get_edge_hqos_profile(&self, profile_id: &str) -> GetEdgeHqosProfile<'a> {
+    pub fn get_edge_hqos_profile(
+        &self,
+        profile_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_EDGE_HQOS_PROFILE,
             &[profile_id],
         );
-        GetEdgeHqosProfile { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1015,13 +1074,19 @@ impl<'a> EdgeServicesClient<'a> {
     pub fn delete_edge_hqos_profile(
         &self,
         profile_id: &str,
-    ) -> DeleteEdgeHqosProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_EDGE_HQOS_PROFILE,
             &[profile_id],
         );
-        DeleteEdgeHqosProfile { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1094,15 +1159,19 @@ impl<'a> EdgeServicesClient<'a> {
         profile_id: &str,
         venue_id: &str,
         edge_cluster_id: &str,
-    ) -> DeactivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_VENUE_EDGE_CLUSTER_ON_EDGE_HQOS_PROFILE,
             &[profile_id, venue_id, edge_cluster_id],
         );
-        DeactivateVenueEdgeClusterOnEdgeHqosProfile {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1116,7 +1185,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `tunnelProfileId`: Identifier of the tunnel profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateTunnelProfileOnVenueEdgeCluster::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     ///
@@ -1134,15 +1205,20 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         cluster_id: &str,
         tunnel_profile_id: &str,
-    ) -> ActivateTunnelProfileOnVenueEdgeCluster<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_TUNNEL_PROFILE_ON_VENUE_EDGE_CLUSTER,
             &[venue_id, cluster_id, tunnel_profile_id],
         );
-        ActivateTunnelProfileOnVenueEdgeCluster {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1156,7 +1232,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `tunnelProfileId`: Identifier of the tunnel profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateTunnelProfileOnVenueEdgeCluster::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     ///
@@ -1174,15 +1252,20 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         cluster_id: &str,
         tunnel_profile_id: &str,
-    ) -> DeactivateTunnelProfileOnVenueEdgeCluster<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_TUNNEL_PROFILE_ON_VENUE_EDGE_CLUSTER,
             &[venue_id, cluster_id, tunnel_profile_id],
         );
-        DeactivateTunnelProfileOnVenueEdgeCluster {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1195,7 +1278,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Response 200: `ClusterNetworkSettingsResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueEdgeClusterNetworkSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}/networkSettings")]
     #[doc(alias = "GET /venues/{venueId}/edgeClusters/{clusterId}/networkSettings")]
@@ -1204,15 +1289,17 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         venue_id: &str,
         cluster_id: &str,
-    ) -> GetVenueEdgeClusterNetworkSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ClusterNetworkSettingsResponse,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_EDGE_CLUSTER_NETWORK_SETTINGS,
             &[venue_id, cluster_id],
         );
-        GetVenueEdgeClusterNetworkSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1226,7 +1313,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Request body (json, required): `PatchClusterNetworkSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchVenueEdgeClusterNetworkSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     ///
@@ -1240,16 +1329,21 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         cluster_id: &str,
         body: &PatchClusterNetworkSettings,
-    ) -> PatchVenueEdgeClusterNetworkSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_VENUE_EDGE_CLUSTER_NETWORK_SETTINGS,
             &[venue_id, cluster_id],
         );
         req.json(body);
-        PatchVenueEdgeClusterNetworkSettings {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1263,7 +1357,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `clusterId`: Identifier of the edge cluster.
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Response 200: `PortConfig`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueEdgePortConfigs::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     #[doc(
         alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/portConfigs"
@@ -1277,13 +1373,13 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         cluster_id: &str,
         serial_number: &str,
-    ) -> GetVenueEdgePortConfigs<'a> {
+    ) -> ruckus_one_runtime::Call<'a, PortConfig, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_EDGE_PORT_CONFIGS,
             &[venue_id, cluster_id, serial_number],
         );
-        GetVenueEdgePortConfigs { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1298,7 +1394,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Request body (json, required): `PortConfig`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchVenueEdgePortConfigs::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     ///
@@ -1317,14 +1415,21 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         serial_number: &str,
         body: &PortConfig,
-    ) -> PatchVenueEdgePortConfigs<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_VENUE_EDGE_PORT_CONFIGS,
             &[venue_id, cluster_id, serial_number],
         );
         req.json(body);
-        PatchVenueEdgePortConfigs { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1401,16 +1506,20 @@ impl<'a> EdgeServicesClient<'a> {
         serial_number: &str,
         port_id: &str,
         body: &SubInterface,
-    ) -> CreateVenueEdgePortSubInterface<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_EDGE_PORT_SUB_INTERFACE,
             &[venue_id, cluster_id, serial_number, port_id],
         );
         req.json(body);
-        CreateVenueEdgePortSubInterface {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1448,16 +1557,20 @@ impl<'a> EdgeServicesClient<'a> {
         port_id: &str,
         sub_interface_id: &str,
         body: &SubInterface,
-    ) -> PatchVenueEdgePortSubInterface<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_VENUE_EDGE_PORT_SUB_INTERFACE,
             &[venue_id, cluster_id, serial_number, port_id, sub_interface_id],
         );
         req.json(body);
-        PatchVenueEdgePortSubInterface {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1492,15 +1605,19 @@ impl<'a> EdgeServicesClient<'a> {
         serial_number: &str,
         port_id: &str,
         sub_interface_id: &str,
-    ) -> DeleteVenueEdgePortSubInterface<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_EDGE_PORT_SUB_INTERFACE,
             &[venue_id, cluster_id, serial_number, port_id, sub_interface_id],
         );
-        DeleteVenueEdgePortSubInterface {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1515,7 +1632,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Request body (json, required): `LinkAggregationGroup`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueEdgeLag::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml createEdgeLinkAggregationGroup (the document's .../lags read as under the edge, like its ports; placeholder clusterId kept from the document)).
@@ -1536,14 +1655,21 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         serial_number: &str,
         body: &LinkAggregationGroup,
-    ) -> CreateVenueEdgeLag<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_EDGE_LAG,
             &[venue_id, cluster_id, serial_number],
         );
         req.json(body);
-        CreateVenueEdgeLag { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1558,7 +1684,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
     /// - Response 200: `LinkAggregationGroup`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueEdgeLag::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeLinkAggregationGroup (the document's .../lags read as under the edge, like its ports; placeholder clusterId kept from the document)).
     #[doc(
@@ -1575,13 +1703,13 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         serial_number: &str,
         lag_id: &str,
-    ) -> GetVenueEdgeLag<'a> {
+    ) -> ruckus_one_runtime::Call<'a, LinkAggregationGroup, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_EDGE_LAG,
             &[venue_id, cluster_id, serial_number, lag_id],
         );
-        GetVenueEdgeLag { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1597,7 +1725,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
     /// - Request body (json, required): `UpdateLinkAggregationGroup`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueEdgeLag::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml updateEdgeLinkAggregationGroup (the document's .../lags read as under the edge, like its ports; placeholder clusterId kept from the document)).
@@ -1619,14 +1749,21 @@ impl<'a> EdgeServicesClient<'a> {
         serial_number: &str,
         lag_id: &str,
         body: &UpdateLinkAggregationGroup,
-    ) -> UpdateVenueEdgeLag<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_EDGE_LAG,
             &[venue_id, cluster_id, serial_number, lag_id],
         );
         req.json(body);
-        UpdateVenueEdgeLag { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1642,7 +1779,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
     /// - Request body (json, required): `UpdateLinkAggregationGroup`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchVenueEdgeLag::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml partialUpdateEdgeLinkAggregationGroup (the document's .../lags read as under the edge, like its ports; placeholder clusterId kept from the document)).
@@ -1664,14 +1803,21 @@ impl<'a> EdgeServicesClient<'a> {
         serial_number: &str,
         lag_id: &str,
         body: &UpdateLinkAggregationGroup,
-    ) -> PatchVenueEdgeLag<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_VENUE_EDGE_LAG,
             &[venue_id, cluster_id, serial_number, lag_id],
         );
         req.json(body);
-        PatchVenueEdgeLag { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1686,7 +1832,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the edge.
     /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueEdgeLag::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteEdgeLinkAggregationGroup (not named by the document; the delete of a resource the client creates)).
@@ -1704,13 +1852,20 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         serial_number: &str,
         lag_id: &str,
-    ) -> DeleteVenueEdgeLag<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_EDGE_LAG,
             &[venue_id, cluster_id, serial_number, lag_id],
         );
-        DeleteVenueEdgeLag { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1726,7 +1881,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
     /// - Request body (json, required): `LagSubInterface`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueEdgeLagSubInterface::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml createEdgeLagSubInterface (the document's .../lags read as under the edge, like its ports; placeholder clusterId kept from the document)).
@@ -1748,16 +1905,21 @@ impl<'a> EdgeServicesClient<'a> {
         serial_number: &str,
         lag_id: &str,
         body: &LagSubInterface,
-    ) -> CreateVenueEdgeLagSubInterface<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_EDGE_LAG_SUB_INTERFACE,
             &[venue_id, cluster_id, serial_number, lag_id],
         );
         req.json(body);
-        CreateVenueEdgeLagSubInterface {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1773,7 +1935,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
     /// - Path parameter `subInterfaceId`: Identifier of the sub-interface.
     /// - Response 200: `LagSubInterface`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueEdgeLagSubInterface::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeLagSubInterface (the document's "GET, PATCH .../subInterfaces/{subInterfaceId}" leaves the parent open; the description has the GET only under lags/{lagId}, the PATCH under both)).
     #[doc(
@@ -1791,13 +1955,13 @@ impl<'a> EdgeServicesClient<'a> {
         serial_number: &str,
         lag_id: &str,
         sub_interface_id: &str,
-    ) -> GetVenueEdgeLagSubInterface<'a> {
+    ) -> ruckus_one_runtime::Call<'a, LagSubInterface, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_EDGE_LAG_SUB_INTERFACE,
             &[venue_id, cluster_id, serial_number, lag_id, sub_interface_id],
         );
-        GetVenueEdgeLagSubInterface { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1813,7 +1977,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `lagId`: Identifier of the link aggregation group (LAG).
     /// - Path parameter `subInterfaceId`: Identifier of the sub-interface.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueEdgeLagSubInterface::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteEdgeLagSubInterface (not named by the document; the delete of a resource the client creates)).
@@ -1832,15 +1998,20 @@ impl<'a> EdgeServicesClient<'a> {
         serial_number: &str,
         lag_id: &str,
         sub_interface_id: &str,
-    ) -> DeleteVenueEdgeLagSubInterface<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_EDGE_LAG_SUB_INTERFACE,
             &[venue_id, cluster_id, serial_number, lag_id, sub_interface_id],
         );
-        DeleteVenueEdgeLagSubInterface {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get arp termination settings.
     ///
@@ -1851,7 +2022,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `clusterId`: string
     /// - Response 200: `EdgeArpTerminationSettings`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetArpTerminationSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getArpTerminationSettings).
     #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}/arpTerminationSettings")]
     #[doc(
@@ -1863,13 +2036,17 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         venue_id: &str,
         cluster_id: &str,
-    ) -> GetArpTerminationSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        EdgeArpTerminationSettings,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ARP_TERMINATION_SETTINGS,
             &[venue_id, cluster_id],
         );
-        GetArpTerminationSettings { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update arp termination settings.
     ///
@@ -1881,7 +2058,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `clusterId`: string
     /// - Request body (json, required): `EdgeArpTerminationSettings`
     /// - Response 202: `OperationResponseObject`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateArpTerminationSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml updateArpTerminationSettings).
     #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}/arpTerminationSettings")]
@@ -1895,16 +2074,21 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         cluster_id: &str,
         body: &EdgeArpTerminationSettings,
-    ) -> UpdateArpTerminationSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            OperationResponseObject,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_ARP_TERMINATION_SETTINGS,
             &[venue_id, cluster_id],
         );
         req.json(body);
-        UpdateArpTerminationSettings {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get mdns proxy profile.
     ///
@@ -1914,7 +2098,9 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// - Path parameter `multicastDnsProxyProfileId`: string
     /// - Response 200: `EdgeMdnsProxyProfile`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetMdnsProxyProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getMdnsProxyProfile).
     #[doc(alias = "/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
     #[doc(alias = "GET /edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
@@ -1923,13 +2109,13 @@ impl<'a> EdgeServicesClient<'a> {
     pub fn get_mdns_proxy_profile(
         &self,
         multicast_dns_proxy_profile_id: &str,
-    ) -> GetMdnsProxyProfile<'a> {
+    ) -> ruckus_one_runtime::Call<'a, EdgeMdnsProxyProfile, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_MDNS_PROXY_PROFILE,
             &[multicast_dns_proxy_profile_id],
         );
-        GetMdnsProxyProfile { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update mdns proxy profile.
     ///
@@ -1940,7 +2126,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `multicastDnsProxyProfileId`: string
     /// - Request body (json, required): `EdgeMdnsProxyProfile`
     /// - Response 202: `OperationResponseObject`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateMdnsProxyProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml updateMdnsProxyProfile).
     #[doc(alias = "/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
@@ -1951,14 +2139,21 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         multicast_dns_proxy_profile_id: &str,
         body: &EdgeMdnsProxyProfile,
-    ) -> UpdateMdnsProxyProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            OperationResponseObject,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_MDNS_PROXY_PROFILE,
             &[multicast_dns_proxy_profile_id],
         );
         req.json(body);
-        UpdateMdnsProxyProfile { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete mdns proxy profile.
     ///
@@ -1968,7 +2163,9 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// - Path parameter `multicastDnsProxyProfileId`: string
     /// - Response 202: `OperationResponseObject`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteMdnsProxyProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteMdnsProxyProfile).
     #[doc(alias = "/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
@@ -1978,13 +2175,20 @@ impl<'a> EdgeServicesClient<'a> {
     pub fn delete_mdns_proxy_profile(
         &self,
         multicast_dns_proxy_profile_id: &str,
-    ) -> DeleteMdnsProxyProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            OperationResponseObject,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_MDNS_PROXY_PROFILE,
             &[multicast_dns_proxy_profile_id],
         );
-        DeleteMdnsProxyProfile { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Activate mdns proxy.
     ///
@@ -1996,7 +2200,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `edgeClusterId`: string
     /// - Response 200: `json`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateMdnsProxy::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml ActivateMdnsProxy).
     #[doc(
         alias = "/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}/venues/{venueId}/edgeClusters/{edgeClusterId}"
@@ -2011,13 +2217,13 @@ impl<'a> EdgeServicesClient<'a> {
         multicast_dns_proxy_profile_id: &str,
         venue_id: &str,
         edge_cluster_id: &str,
-    ) -> ActivateMdnsProxy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_MDNS_PROXY,
             &[multicast_dns_proxy_profile_id, venue_id, edge_cluster_id],
         );
-        ActivateMdnsProxy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Deactivate mdns proxy.
     ///
@@ -2029,7 +2235,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `edgeClusterId`: string
     /// - Response 200: `json`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateMdnsProxy::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml DeactivateMdnsProxy).
     #[doc(
         alias = "/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}/venues/{venueId}/edgeClusters/{edgeClusterId}"
@@ -2044,13 +2252,13 @@ impl<'a> EdgeServicesClient<'a> {
         multicast_dns_proxy_profile_id: &str,
         venue_id: &str,
         edge_cluster_id: &str,
-    ) -> DeactivateMdnsProxy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_MDNS_PROXY,
             &[multicast_dns_proxy_profile_id, venue_id, edge_cluster_id],
         );
-        DeactivateMdnsProxy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get dhcp by id.
     ///
@@ -2060,19 +2268,24 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// - Path parameter `dhcpId`: string
     /// - Response 200: `EdgeDhcpProfile`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetDhcpById::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getDhcpById).
     #[doc(alias = "/edgeDhcpServices/{dhcpId}")]
     #[doc(alias = "GET /edgeDhcpServices/{dhcpId}")]
     #[doc(alias = "getDhcpById")]
     #[inline]
-    pub fn get_dhcp_by_id(&self, dhcp_id: &str) -> GetDhcpById<'a> {
+    pub fn get_dhcp_by_id(
+        &self,
+        dhcp_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, EdgeDhcpProfile, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_DHCP_BY_ID,
             &[dhcp_id],
         );
-        GetDhcpById { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update dhcp.
     ///
@@ -2083,7 +2296,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `dhcpId`: string
     /// - Request body (json, required): `UpdateEdgeDhcpProfile`
     /// - Response 200: `OperationResponseObject`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateDhcp::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml updateDhcp).
     #[doc(alias = "/edgeDhcpServices/{dhcpId}")]
     #[doc(alias = "PUT /edgeDhcpServices/{dhcpId}")]
@@ -2093,14 +2308,18 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         dhcp_id: &str,
         body: &UpdateEdgeDhcpProfile,
-    ) -> UpdateDhcp<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        OperationResponseObject,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_DHCP,
             &[dhcp_id],
         );
         req.json(body);
-        UpdateDhcp { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete dhcp by id.
     ///
@@ -2110,19 +2329,24 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// - Path parameter `dhcpId`: string
     /// - Response 200: `json`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteDhcpById::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteDhcpById).
     #[doc(alias = "/edgeDhcpServices/{dhcpId}")]
     #[doc(alias = "DELETE /edgeDhcpServices/{dhcpId}")]
     #[doc(alias = "deleteDhcpById")]
     #[inline]
-    pub fn delete_dhcp_by_id(&self, dhcp_id: &str) -> DeleteDhcpById<'a> {
+    pub fn delete_dhcp_by_id(
+        &self,
+        dhcp_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_DHCP_BY_ID,
             &[dhcp_id],
         );
-        DeleteDhcpById { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Patch dhcp.
     ///
@@ -2133,7 +2357,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `dhcpId`: string
     /// - Request body (json, required): `PatchEdgeDhcpProfile`
     /// - Response 200: `json`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchDhcp::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml patchDhcp).
     #[doc(alias = "/edgeDhcpServices/{dhcpId}")]
     #[doc(alias = "PATCH /edgeDhcpServices/{dhcpId}")]
@@ -2143,14 +2369,14 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         dhcp_id: &str,
         body: &PatchEdgeDhcpProfile,
-    ) -> PatchDhcp<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_DHCP,
             &[dhcp_id],
         );
         req.json(body);
-        PatchDhcp { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Activate dhcp.
     ///
@@ -2162,7 +2388,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `edgeClusterId`: string
     /// - Response 200: `json`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateDhcp::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml ActivateDhcp).
     #[doc(
         alias = "/edgeDhcpServices/{dhcpId}/venues/{venueId}/edgeClusters/{edgeClusterId}"
@@ -2177,13 +2405,13 @@ impl<'a> EdgeServicesClient<'a> {
         dhcp_id: &str,
         venue_id: &str,
         edge_cluster_id: &str,
-    ) -> ActivateDhcp<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_DHCP,
             &[dhcp_id, venue_id, edge_cluster_id],
         );
-        ActivateDhcp { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Deactivate dhcp.
     ///
@@ -2195,7 +2423,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `edgeClusterId`: string
     /// - Response 200: `json`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateDhcp::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml DeactivateDhcp).
     #[doc(
         alias = "/edgeDhcpServices/{dhcpId}/venues/{venueId}/edgeClusters/{edgeClusterId}"
@@ -2210,13 +2440,13 @@ impl<'a> EdgeServicesClient<'a> {
         dhcp_id: &str,
         venue_id: &str,
         edge_cluster_id: &str,
-    ) -> DeactivateDhcp<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_DHCP,
             &[dhcp_id, venue_id, edge_cluster_id],
         );
-        DeactivateDhcp { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get edge clusters by page.
     ///
@@ -2228,7 +2458,10 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Query parameter `page` (`integer`, builder method `page`)
     /// - Query parameter `pageSize` (`integer`, builder method `page_size`)
     /// - Response 200: `PageResponseClusterResponse`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetEdgeClustersByPage::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Pagination: `page_params`, items in `content`
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeClustersByPage).
     #[doc(alias = "/venues/{venueId}/edgeClusters")]
@@ -2255,7 +2488,10 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `CreateCluster`
     /// - Response 202: `OperationResponseObject`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateEdgeCluster::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml createEdgeCluster).
     #[doc(alias = "/venues/{venueId}/edgeClusters")]
@@ -2266,14 +2502,21 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         venue_id: &str,
         body: &CreateCluster,
-    ) -> CreateEdgeCluster<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            OperationResponseObject,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrV1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_EDGE_CLUSTER,
             &[venue_id],
         );
         req.json(body);
-        CreateEdgeCluster { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Create edge device.
     ///
@@ -2285,7 +2528,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `clusterId`: string
     /// - Request body (json, required): `CreateEdge`
     /// - Response 201: `OperationResponseObject`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateEdgeDevice::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml createEdgeDevice).
     #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges")]
     #[doc(alias = "POST /venues/{venueId}/edgeClusters/{clusterId}/edges")]
@@ -2296,14 +2541,18 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         cluster_id: &str,
         body: &CreateEdge,
-    ) -> CreateEdgeDevice<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        OperationResponseObject,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_EDGE_DEVICE,
             &[venue_id, cluster_id],
         );
         req.json(body);
-        CreateEdgeDevice { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query venue edge compatibilities.
     ///
@@ -2313,7 +2562,10 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// - Request body (json, required): `VenueEdgeCompatibilityRequest`
     /// - Response 200: `VenueEdgeCompatibilityResponse`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryVenueEdgeCompatibilities::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml queryVenueEdgeCompatibilities).
     #[doc(alias = "/venues/edgeCompatibilities/query")]
     #[doc(alias = "POST /venues/edgeCompatibilities/query")]
@@ -2322,16 +2574,18 @@ impl<'a> EdgeServicesClient<'a> {
     pub fn query_venue_edge_compatibilities(
         &self,
         body: &VenueEdgeCompatibilityRequest,
-    ) -> QueryVenueEdgeCompatibilities<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        VenueEdgeCompatibilityResponse,
+        super::versions::V1_1OrV1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_EDGE_COMPATIBILITIES,
             &[],
         );
         req.json(body);
-        QueryVenueEdgeCompatibilities {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create mdns proxy profile.
     ///
@@ -2341,7 +2595,9 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// - Request body (json, required): `EdgeMdnsProxyProfile`
     /// - Response 202: `OperationResponseObject`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateMdnsProxyProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml createMdnsProxyProfile).
     #[doc(alias = "/edgeMulticastDnsProxyProfiles")]
@@ -2351,14 +2607,21 @@ impl<'a> EdgeServicesClient<'a> {
     pub fn create_mdns_proxy_profile(
         &self,
         body: &EdgeMdnsProxyProfile,
-    ) -> CreateMdnsProxyProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            OperationResponseObject,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_MDNS_PROXY_PROFILE,
             &[],
         );
         req.json(body);
-        CreateMdnsProxyProfile { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Query edge features requirement.
     ///
@@ -2368,7 +2631,10 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// - Request body (json, required): `FeatureSetsRequest`
     /// - Response 200: `FeatureSetsResponse`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryEdgeFeaturesRequirement::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml queryEdgeFeaturesRequirement).
     #[doc(alias = "/edgeFeatureSets/query")]
     #[doc(alias = "POST /edgeFeatureSets/query")]
@@ -2377,16 +2643,18 @@ impl<'a> EdgeServicesClient<'a> {
     pub fn query_edge_features_requirement(
         &self,
         body: &FeatureSetsRequest,
-    ) -> QueryEdgeFeaturesRequirement<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        FeatureSetsResponse,
+        super::versions::V1_1OrV1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_EDGE_FEATURES_REQUIREMENT,
             &[],
         );
         req.json(body);
-        QueryEdgeFeaturesRequirement {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create dhcp.
     ///
@@ -2396,20 +2664,29 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// - Request body (json, required): `EdgeDhcpProfile`
     /// - Response 200: `OperationResponseObject`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateDhcp::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml createDhcp).
     #[doc(alias = "/edgeDhcpServices")]
     #[doc(alias = "POST /edgeDhcpServices")]
     #[doc(alias = "createDhcp")]
     #[inline]
-    pub fn create_dhcp(&self, body: &EdgeDhcpProfile) -> CreateDhcp<'a> {
+    pub fn create_dhcp(
+        &self,
+        body: &EdgeDhcpProfile,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        OperationResponseObject,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_DHCP,
             &[],
         );
         req.json(body);
-        CreateDhcp { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query edge dhcp service compatibilities.
     ///
@@ -2419,7 +2696,10 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// - Request body (json, required): `ServiceEdgeCompatibilityRequest`
     /// - Response 200: `ServiceEdgeCompatibilityResponse`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryEdgeDhcpServiceCompatibilities::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml queryEdgeDhcpServiceCompatibilities).
     #[doc(alias = "/edgeDhcpServices/edgeCompatibilities/query")]
     #[doc(alias = "POST /edgeDhcpServices/edgeCompatibilities/query")]
@@ -2428,16 +2708,18 @@ impl<'a> EdgeServicesClient<'a> {
     pub fn query_edge_dhcp_service_compatibilities(
         &self,
         body: &ServiceEdgeCompatibilityRequest,
-    ) -> QueryEdgeDhcpServiceCompatibilities<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ServiceEdgeCompatibilityResponse,
+        super::versions::V1_1OrV1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_EDGE_DHCP_SERVICE_COMPATIBILITIES,
             &[],
         );
         req.json(body);
-        QueryEdgeDhcpServiceCompatibilities {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Patch edge lag sub interface.
     ///
@@ -2452,7 +2734,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `subInterfaceId`: string
     /// - Request body (json, required): `LagSubInterface`
     /// - Response 202: `OperationResponseObject`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchEdgeLagSubInterface::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml patchEdgeLagSubInterface).
     #[doc(
@@ -2471,14 +2755,21 @@ impl<'a> EdgeServicesClient<'a> {
         lag_id: &str,
         sub_interface_id: &str,
         body: &LagSubInterface,
-    ) -> PatchEdgeLagSubInterface<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            OperationResponseObject,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_EDGE_LAG_SUB_INTERFACE,
             &[venue_id, edge_cluster_id, serial_number, lag_id, sub_interface_id],
         );
         req.json(body);
-        PatchEdgeLagSubInterface { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get edge cluster.
     ///
@@ -2489,7 +2780,10 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `clusterId`: string
     /// - Response 200: `ClusterResponse`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetEdgeCluster::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeCluster).
     #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}")]
     #[doc(alias = "GET /venues/{venueId}/edgeClusters/{clusterId}")]
@@ -2499,13 +2793,13 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         venue_id: &str,
         cluster_id: &str,
-    ) -> GetEdgeCluster<'a> {
+    ) -> ruckus_one_runtime::Call<'a, ClusterResponse, super::versions::V1_1OrV1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_EDGE_CLUSTER,
             &[venue_id, cluster_id],
         );
-        GetEdgeCluster { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete single edge cluster.
     ///
@@ -2516,7 +2810,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `clusterId`: string
     /// - Response 202: `OperationResponseObject`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteSingleEdgeCluster::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteSingleEdgeCluster).
     #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}")]
@@ -2527,13 +2823,20 @@ impl<'a> EdgeServicesClient<'a> {
         &self,
         venue_id: &str,
         cluster_id: &str,
-    ) -> DeleteSingleEdgeCluster<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            OperationResponseObject,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SINGLE_EDGE_CLUSTER,
             &[venue_id, cluster_id],
         );
-        DeleteSingleEdgeCluster { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Update edge cluster.
     ///
@@ -2545,7 +2848,10 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `clusterId`: string
     /// - Request body (json, required): `PatchCluster`
     /// - Response 202: `OperationResponseObject`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateEdgeCluster::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml updateEdgeCluster).
     #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}")]
@@ -2557,14 +2863,21 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         cluster_id: &str,
         body: &PatchCluster,
-    ) -> UpdateEdgeCluster<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            OperationResponseObject,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrV1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_EDGE_CLUSTER,
             &[venue_id, cluster_id],
         );
         req.json(body);
-        UpdateEdgeCluster { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get edge device.
     ///
@@ -2576,7 +2889,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `clusterId`: string
     /// - Path parameter `serialNumber`: string
     /// - Response 200: `BaseEdge`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetEdgeDevice::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeDevice).
     #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}")]
     #[doc(alias = "GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}")]
@@ -2587,13 +2902,13 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         cluster_id: &str,
         serial_number: &str,
-    ) -> GetEdgeDevice<'a> {
+    ) -> ruckus_one_runtime::Call<'a, BaseEdge, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_EDGE_DEVICE,
             &[venue_id, cluster_id, serial_number],
         );
-        GetEdgeDevice { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete edge device.
     ///
@@ -2605,7 +2920,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `clusterId`: string
     /// - Path parameter `serialNumber`: string
     /// - Response 200: `OperationResponseObject`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteEdgeDevice::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteEdgeDevice).
     #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}")]
     #[doc(
@@ -2618,13 +2935,17 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         cluster_id: &str,
         serial_number: &str,
-    ) -> DeleteEdgeDevice<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        OperationResponseObject,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_EDGE_DEVICE,
             &[venue_id, cluster_id, serial_number],
         );
-        DeleteEdgeDevice { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Patch edge device.
     ///
@@ -2637,7 +2958,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `serialNumber`: string
     /// - Request body (json, required): `PatchEdge`
     /// - Response 200: `OperationResponseObject`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchEdgeDevice::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml patchEdgeDevice).
     #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}")]
     #[doc(
@@ -2651,14 +2974,18 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         serial_number: &str,
         body: &PatchEdge,
-    ) -> PatchEdgeDevice<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        OperationResponseObject,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_EDGE_DEVICE,
             &[venue_id, cluster_id, serial_number],
         );
         req.json(body);
-        PatchEdgeDevice { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get edge static route config.
     ///
@@ -2670,7 +2997,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `clusterId`: string
     /// - Path parameter `serialNumber`: string
     /// - Response 200: `StaticRouteConfig`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetEdgeStaticRouteConfig::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeStaticRouteConfig).
     #[doc(
         alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/staticRouteConfigs"
@@ -2685,13 +3014,13 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         cluster_id: &str,
         serial_number: &str,
-    ) -> GetEdgeStaticRouteConfig<'a> {
+    ) -> ruckus_one_runtime::Call<'a, StaticRouteConfig, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_EDGE_STATIC_ROUTE_CONFIG,
             &[venue_id, cluster_id, serial_number],
         );
-        GetEdgeStaticRouteConfig { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Patch edge static route config.
     ///
@@ -2704,7 +3033,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `serialNumber`: string
     /// - Request body (json, required): `StaticRouteConfig`
     /// - Response 202: `OperationResponseObject`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchEdgeStaticRouteConfig::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml patchEdgeStaticRouteConfig).
     #[doc(
@@ -2721,14 +3052,21 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         serial_number: &str,
         body: &StaticRouteConfig,
-    ) -> PatchEdgeStaticRouteConfig<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            OperationResponseObject,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_EDGE_STATIC_ROUTE_CONFIG,
             &[venue_id, cluster_id, serial_number],
         );
         req.json(body);
-        PatchEdgeStaticRouteConfig { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Trigger edge action.
     ///
@@ -2756,14 +3094,14 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         serial_number: &str,
         body: &Troubleshooting,
-    ) -> TriggerEdgeAction<'a> {
+    ) -> ruckus_one_runtime::Call<'a, OperationResponseObject> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &TRIGGER_EDGE_ACTION,
             &[venue_id, cluster_id, serial_number],
         );
         req.json(body);
-        TriggerEdgeAction { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get edge dns servers.
     ///
@@ -2775,7 +3113,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `clusterId`: string
     /// - Path parameter `serialNumber`: string
     /// - Response 200: `DnsServers`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetEdgeDnsServers::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeDnsServers).
     #[doc(
         alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/dnsServers"
@@ -2790,13 +3130,13 @@ impl<'a> EdgeServicesClient<'a> {
         venue_id: &str,
         cluster_id: &str,
         serial_number: &str,
-    ) -> GetEdgeDnsServers<'a> {
+    ) -> ruckus_one_runtime::Call<'a, DnsServers, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_EDGE_DNS_SERVERS,
             &[venue_id, cluster_id, serial_number],
         );
-        GetEdgeDnsServers { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Patch edge dns servers.
     ///
@@ -2809,7 +3149,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Path parameter `serialNumber`: string
     /// - Request body (json, required): `DnsServers`
     /// - Response 202: `OperationResponseObject`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchEdgeDnsServers::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml patchEdgeDnsServers).
     #[doc(
@@ -2826,13 +3168,20 @@ impl<'a> EdgeServicesClient<'a> {
         cluster_id: &str,
         serial_number: &str,
         body: &DnsServers,
-    ) -> PatchEdgeDnsServers<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            OperationResponseObject,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_EDGE_DNS_SERVERS,
             &[venue_id, cluster_id, serial_number],
         );
         req.json(body);
-        PatchEdgeDnsServers { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
 }

@@ -3446,7 +3446,9 @@ impl<'a> EnrollmentsClient<'a> {
     ///
     /// - Request body (json, optional, builder method `body`): `EnrollmentQueryCriteria`
     /// - Response 200: `PageEntityModelEnrollmentRegistration`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEnrollmentRegistrations::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `content`
     /// - Provenance: reference (admin_enrollment_rest_api-0.0.1.yaml queryEnrollmentRegistrations).
     #[doc(alias = "/enrollments/registrations/query")]
@@ -3471,7 +3473,9 @@ impl<'a> EnrollmentsClient<'a> {
     ///
     /// - Request body (json, optional, builder method `body`): `EnrollmentQueryCriteria`
     /// - Response 200: `PageEntityModelEnrollment`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEnrollments::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `content`
     /// - Provenance: reference (admin_enrollment_rest_api-0.0.1.yaml queryEnrollments).
     #[doc(alias = "/enrollments/query")]
@@ -3494,19 +3498,24 @@ impl<'a> EnrollmentsClient<'a> {
     ///
     /// - Path parameter `enrollmentId`: string
     /// - Response 200: `EnrollmentDetails`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetEnrollments::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (admin_enrollment_rest_api-0.0.1.yaml getEnrollments).
     #[doc(alias = "/enrollments/{enrollmentId}")]
     #[doc(alias = "GET /enrollments/{enrollmentId}")]
     #[doc(alias = "getEnrollments")]
     #[inline]
-    pub fn get_enrollments(&self, enrollment_id: &str) -> GetEnrollments<'a> {
+    pub fn get_enrollments(
+        &self,
+        enrollment_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, EnrollmentDetails, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ENROLLMENTS,
             &[enrollment_id],
         );
-        GetEnrollments { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get enrollment registration.
     ///
@@ -3516,7 +3525,9 @@ impl<'a> EnrollmentsClient<'a> {
     ///
     /// - Path parameter `enrollmentRegistrationId`: string
     /// - Response 200: `EnrollmentRegistration`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetEnrollmentRegistration::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (admin_enrollment_rest_api-0.0.1.yaml getEnrollmentRegistration).
     #[doc(alias = "/enrollments/registrations/{enrollmentRegistrationId}")]
     #[doc(alias = "GET /enrollments/registrations/{enrollmentRegistrationId}")]
@@ -3525,13 +3536,17 @@ impl<'a> EnrollmentsClient<'a> {
     pub fn get_enrollment_registration(
         &self,
         enrollment_registration_id: &str,
-    ) -> GetEnrollmentRegistration<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        EnrollmentRegistration,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ENROLLMENT_REGISTRATION,
             &[enrollment_registration_id],
         );
-        GetEnrollmentRegistration { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get step for nav.
     ///
@@ -3543,7 +3558,9 @@ impl<'a> EnrollmentsClient<'a> {
     /// - Path parameter `stepId`: string
     /// - Query parameter `nav` (`string`, builder method `nav`)
     /// - Response 200: `EnrollmentStepConfig`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetStepForNav::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (device_enrollment_rest_api-0.0.1.yaml getStepForNav).
     #[doc(alias = "/deviceEnrollments/workflows/{workflowId}/steps/{stepId}")]
     #[doc(alias = "GET /deviceEnrollments/workflows/{workflowId}/steps/{stepId}")]
@@ -3571,7 +3588,9 @@ impl<'a> EnrollmentsClient<'a> {
     /// - Path parameter `stepId`: string
     /// - Request body (json, optional, builder method `body`): `UpdateStepRequest`
     /// - Response 202: `AcceptedResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateStep::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (device_enrollment_rest_api-0.0.1.yaml updateStep).
     #[doc(alias = "/deviceEnrollments/workflows/{workflowId}/steps/{stepId}")]
@@ -3595,19 +3614,25 @@ impl<'a> EnrollmentsClient<'a> {
     /// - Path parameter `workflowId`: string
     /// - Request body (json, required): `LoginPayload`
     /// - Response 200: `EnrollmentToken`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `Login::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (device_enrollment_rest_api-0.0.1.yaml login).
     #[doc(alias = "/deviceEnrollments/workflows/{workflowId}/login")]
     #[doc(alias = "POST /deviceEnrollments/workflows/{workflowId}/login")]
     #[inline]
-    pub fn login(&self, workflow_id: &str, body: &LoginPayload) -> Login<'a> {
+    pub fn login(
+        &self,
+        workflow_id: &str,
+        body: &LoginPayload,
+    ) -> ruckus_one_runtime::Call<'a, EnrollmentToken, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LOGIN,
             &[workflow_id],
         );
         req.json(body);
-        Login { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get workflow.
     ///
@@ -3617,7 +3642,9 @@ impl<'a> EnrollmentsClient<'a> {
     ///
     /// - Path parameter `workflowId`: string
     /// - Response 200: `WorkflowConfig`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetEnrollmentWorkflow::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (device_enrollment_rest_api-0.0.1.yaml getWorkflow).
     #[doc(alias = "/deviceEnrollments/workflows/{workflowId}")]
     #[doc(alias = "GET /deviceEnrollments/workflows/{workflowId}")]
@@ -3626,13 +3653,13 @@ impl<'a> EnrollmentsClient<'a> {
     pub fn get_enrollment_workflow(
         &self,
         workflow_id: &str,
-    ) -> GetEnrollmentWorkflow<'a> {
+    ) -> ruckus_one_runtime::Call<'a, WorkflowConfig, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ENROLLMENT_WORKFLOW,
             &[workflow_id],
         );
-        GetEnrollmentWorkflow { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get current step.
     ///
@@ -3642,19 +3669,24 @@ impl<'a> EnrollmentsClient<'a> {
     ///
     /// - Path parameter `workflowId`: string
     /// - Response 200: `EnrollmentStepConfig`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetCurrentStep::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (device_enrollment_rest_api-0.0.1.yaml getCurrentStep).
     #[doc(alias = "/deviceEnrollments/workflows/{workflowId}/steps/currentSteps")]
     #[doc(alias = "GET /deviceEnrollments/workflows/{workflowId}/steps/currentSteps")]
     #[doc(alias = "getCurrentStep")]
     #[inline]
-    pub fn get_current_step(&self, workflow_id: &str) -> GetCurrentStep<'a> {
+    pub fn get_current_step(
+        &self,
+        workflow_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, EnrollmentStepConfig, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_CURRENT_STEP,
             &[workflow_id],
         );
-        GetCurrentStep { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get signed url for download.
     ///
@@ -3674,13 +3706,13 @@ impl<'a> EnrollmentsClient<'a> {
         &self,
         workflow_id: &str,
         file_id: &str,
-    ) -> GetEnrollmentFileUrl<'a> {
+    ) -> ruckus_one_runtime::Call<'a, super::common::FileResponse> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ENROLLMENT_FILE_URL,
             &[workflow_id, file_id],
         );
-        GetEnrollmentFileUrl { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Fetch enrollment.
     ///
@@ -3691,7 +3723,9 @@ impl<'a> EnrollmentsClient<'a> {
     /// - Path parameter `workflowId`: string
     /// - Path parameter `enrollmentId`: string
     /// - Response 200: `Enrollment2`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `FetchEnrollment::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (device_enrollment_rest_api-0.0.1.yaml fetchEnrollment).
     #[doc(
         alias = "/deviceEnrollments/workflows/{workflowId}/enrollments/{enrollmentId}"
@@ -3705,13 +3739,13 @@ impl<'a> EnrollmentsClient<'a> {
         &self,
         workflow_id: &str,
         enrollment_id: &str,
-    ) -> FetchEnrollment<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Enrollment2, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &FETCH_ENROLLMENT,
             &[workflow_id, enrollment_id],
         );
-        FetchEnrollment { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Download certificate.
     ///
@@ -3756,13 +3790,6 @@ static QUERY_ENROLLMENT_REGISTRATIONS: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ADMIN_ENROLLMENT,
 };
-/// Representations offered by `query_enrollment_registrations`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryEnrollmentRegistrationsVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::query_enrollment_registrations` (Query enrollment registrations).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -3785,9 +3812,9 @@ impl<'a> QueryEnrollmentRegistrations<'a> {
         self.req.json(body);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryEnrollmentRegistrationsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3850,13 +3877,6 @@ static QUERY_ENROLLMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ADMIN_ENROLLMENT,
 };
-/// Representations offered by `query_enrollments`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryEnrollmentsVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::query_enrollments` (Query enrollments).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -3879,9 +3899,9 @@ impl<'a> QueryEnrollments<'a> {
         self.req.json(body);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryEnrollmentsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3940,52 +3960,6 @@ static GET_ENROLLMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_run
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ADMIN_ENROLLMENT,
 };
-/// Representations offered by `get_enrollments`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetEnrollmentsVersion = super::versions::V1OrJson;
-/// Request builder for `EnrollmentsClient::get_enrollments` (Get enrollments).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetEnrollments<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetEnrollments<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetEnrollmentsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, EnrollmentDetails> {
-        self.req.send_json()
-    }
-}
 static GET_ENROLLMENT_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_enrollment_registration",
     method: ruckus_one_runtime::Method::Get,
@@ -4004,52 +3978,6 @@ static GET_ENROLLMENT_REGISTRATION: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ADMIN_ENROLLMENT,
 };
-/// Representations offered by `get_enrollment_registration`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetEnrollmentRegistrationVersion = super::versions::V1OrJson;
-/// Request builder for `EnrollmentsClient::get_enrollment_registration` (Get enrollment registration).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetEnrollmentRegistration<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetEnrollmentRegistration<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetEnrollmentRegistrationVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, EnrollmentRegistration> {
-        self.req.send_json()
-    }
-}
 static GET_STEP_FOR_NAV: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_step_for_nav",
     method: ruckus_one_runtime::Method::Get,
@@ -4068,13 +3996,6 @@ static GET_STEP_FOR_NAV: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DEVICE_ENROLLMENT,
 };
-/// Representations offered by `get_step_for_nav`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetStepForNavVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::get_step_for_nav` (Get step for nav).
 ///
 /// Optional parameters: [`nav`](Self::nav).
@@ -4099,9 +4020,9 @@ impl<'a> GetStepForNav<'a> {
         self.req.query("nav", &nav);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetStepForNavVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4141,13 +4062,6 @@ static UPDATE_STEP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DEVICE_ENROLLMENT,
 };
-/// Representations offered by `update_step`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateStepVersion = super::versions::V1OrJson;
 /// Request builder for `EnrollmentsClient::update_step` (Update step).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -4170,9 +4084,9 @@ impl<'a> UpdateStep<'a> {
         self.req.json(body);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: UpdateStepVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4236,52 +4150,6 @@ static LOGIN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::inte
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DEVICE_ENROLLMENT,
 };
-/// Representations offered by `login`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type LoginVersion = super::versions::V1OrJson;
-/// Request builder for `EnrollmentsClient::login` (Login).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct Login<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> Login<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: LoginVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, EnrollmentToken> {
-        self.req.send_json()
-    }
-}
 static GET_ENROLLMENT_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_enrollment_workflow",
     method: ruckus_one_runtime::Method::Get,
@@ -4300,52 +4168,6 @@ static GET_ENROLLMENT_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DEVICE_ENROLLMENT,
 };
-/// Representations offered by `get_enrollment_workflow`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetEnrollmentWorkflowVersion = super::versions::V1OrJson;
-/// Request builder for `EnrollmentsClient::get_enrollment_workflow` (Get workflow).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetEnrollmentWorkflow<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetEnrollmentWorkflow<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetEnrollmentWorkflowVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, WorkflowConfig> {
-        self.req.send_json()
-    }
-}
 static GET_CURRENT_STEP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_current_step",
     method: ruckus_one_runtime::Method::Get,
@@ -4364,52 +4186,6 @@ static GET_CURRENT_STEP: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DEVICE_ENROLLMENT,
 };
-/// Representations offered by `get_current_step`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetCurrentStepVersion = super::versions::V1OrJson;
-/// Request builder for `EnrollmentsClient::get_current_step` (Get current step).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetCurrentStep<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetCurrentStep<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetCurrentStepVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, EnrollmentStepConfig> {
-        self.req.send_json()
-    }
-}
 static GET_ENROLLMENT_FILE_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_enrollment_file_url",
     method: ruckus_one_runtime::Method::Get,
@@ -4424,39 +4200,6 @@ static GET_ENROLLMENT_FILE_URL: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DEVICE_ENROLLMENT,
 };
-/// Request builder for `EnrollmentsClient::get_enrollment_file_url` (Get signed url for download).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetEnrollmentFileUrl<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetEnrollmentFileUrl<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::FileResponse> {
-        self.req.send_json()
-    }
-}
 static FETCH_ENROLLMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "fetch_enrollment",
     method: ruckus_one_runtime::Method::Get,
@@ -4475,52 +4218,6 @@ static FETCH_ENROLLMENT: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DEVICE_ENROLLMENT,
 };
-/// Representations offered by `fetch_enrollment`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type FetchEnrollmentVersion = super::versions::V1OrJson;
-/// Request builder for `EnrollmentsClient::fetch_enrollment` (Fetch enrollment).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct FetchEnrollment<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> FetchEnrollment<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: FetchEnrollmentVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Enrollment2> {
-        self.req.send_json()
-    }
-}
 static DOWNLOAD_CERTIFICATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "download_certificate",
     method: ruckus_one_runtime::Method::Get,

@@ -3772,15 +3772,13 @@ impl<'a> EntitlementsClient<'a> {
     pub fn delete_self_entitlement_assignment(
         &self,
         id: &str,
-    ) -> DeleteSelfEntitlementAssignment<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SELF_ENTITLEMENT_ASSIGNMENT,
             &[id],
         );
-        DeleteSelfEntitlementAssignment {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update entitlement assignment of the own tenant (partial).
     ///
@@ -3839,7 +3837,9 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// - Request body (json, optional, builder method `body`): `QueryRequest`
     /// - Response 200: `QueryResult`
-    /// - Versions: `json`, `v1.1` (default `json`; choose with `QueryEntitlementUtilizations::version`)
+    /// - Versions (`version` takes [`JsonOrV1_1`](super::versions::JsonOrV1_1); the first is the default):
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
+    ///   - `V1_1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1.1+json`
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Provenance: reference (manage_entitlements_api-0.2.0.yaml getSummary (its deprecation note points to /entitlements/utilizations/query: the document's list "POST /entitlements/query, /utilizations/query, ..." distributes the /entitlements prefix)).
@@ -4019,13 +4019,15 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "/entitlements/settings")]
     #[doc(alias = "GET /entitlements/settings")]
     #[inline]
-    pub fn get_entitlement_settings(&self) -> GetEntitlementSettings<'a> {
+    pub fn get_entitlement_settings(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ENTITLEMENT_SETTINGS,
             &[],
         );
-        GetEntitlementSettings { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update entitlement settings (partial).
     ///
@@ -4062,15 +4064,13 @@ impl<'a> EntitlementsClient<'a> {
     #[inline]
     pub fn list_entitlement_license_usage_reports(
         &self,
-    ) -> ListEntitlementLicenseUsageReports<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_ENTITLEMENT_LICENSE_USAGE_REPORTS,
             &[],
         );
-        ListEntitlementLicenseUsageReports {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List banners.
     ///
@@ -4107,13 +4107,15 @@ impl<'a> EntitlementsClient<'a> {
     #[doc(alias = "/assignments")]
     #[doc(alias = "GET /assignments")]
     #[inline]
-    pub fn list_entitlement_assignments(&self) -> ListEntitlementAssignments<'a> {
+    pub fn list_entitlement_assignments(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, Vec<Assignment>> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_ENTITLEMENT_ASSIGNMENTS,
             &[],
         );
-        ListEntitlementAssignments { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create assignment.
     ///
@@ -4131,14 +4133,14 @@ impl<'a> EntitlementsClient<'a> {
     pub fn create_entitlement_assignment(
         &self,
         body: &CreateAssignmentRequest,
-    ) -> CreateEntitlementAssignment<'a> {
+    ) -> ruckus_one_runtime::Call<'a, AssignmentOperationResponse> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_ENTITLEMENT_ASSIGNMENT,
             &[],
         );
         req.json(body);
-        CreateEntitlementAssignment { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete assignments.
     ///
@@ -4156,16 +4158,14 @@ impl<'a> EntitlementsClient<'a> {
     pub fn delete_entitlement_assignments(
         &self,
         body: &Vec<RevocationAcxRequest>,
-    ) -> DeleteEntitlementAssignments<'a> {
+    ) -> ruckus_one_runtime::Call<'a, ()> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_ENTITLEMENT_ASSIGNMENTS,
             &[],
         );
         req.json(body);
-        DeleteEntitlementAssignments {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_empty)
     }
     /// Update assignments (partial).
     ///
@@ -4184,14 +4184,14 @@ impl<'a> EntitlementsClient<'a> {
     pub fn patch_entitlement_assignments(
         &self,
         body: &Vec<ReplacementAcxRequest>,
-    ) -> PatchEntitlementAssignments<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_ENTITLEMENT_ASSIGNMENTS,
             &[],
         );
         req.json(body);
-        PatchEntitlementAssignments { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List assignment summaries.
     ///
@@ -4207,15 +4207,13 @@ impl<'a> EntitlementsClient<'a> {
     #[inline]
     pub fn list_entitlement_assignment_summaries(
         &self,
-    ) -> ListEntitlementAssignmentSummaries<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Vec<AssignmentSummary>> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_ENTITLEMENT_ASSIGNMENT_SUMMARIES,
             &[],
         );
-        ListEntitlementAssignmentSummaries {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List entitlements.
     ///
@@ -4233,13 +4231,13 @@ impl<'a> EntitlementsClient<'a> {
         note = "Older entitlement summaries; deprecated by the document, no replacement named."
     )]
     #[inline]
-    pub fn list_entitlements(&self) -> ListEntitlements<'a> {
+    pub fn list_entitlements(&self) -> ruckus_one_runtime::Call<'a, Vec<Entitlement>> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_ENTITLEMENTS,
             &[],
         );
-        ListEntitlements { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List entitlement summaries.
     ///
@@ -4259,13 +4257,18 @@ impl<'a> EntitlementsClient<'a> {
         note = "Older entitlement summaries; deprecated by the document, no replacement named."
     )]
     #[inline]
-    pub fn list_entitlement_summaries(&self) -> ListEntitlementSummaries<'a> {
+    pub fn list_entitlement_summaries(
+        &self,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_ENTITLEMENT_SUMMARIES,
             &[],
         );
-        ListEntitlementSummaries { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// List license usage reports (older path).
     ///
@@ -4280,13 +4283,15 @@ impl<'a> EntitlementsClient<'a> {
         note = "Older entitlement report; deprecated by the document, no replacement named."
     )]
     #[inline]
-    pub fn list_license_usage_reports(&self) -> ListLicenseUsageReports<'a> {
+    pub fn list_license_usage_reports(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_LICENSE_USAGE_REPORTS,
             &[],
         );
-        ListLicenseUsageReports { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List MSP entitlements.
     ///
@@ -4304,13 +4309,15 @@ impl<'a> EntitlementsClient<'a> {
         note = "Older entitlement summaries; deprecated by the document, no replacement named."
     )]
     #[inline]
-    pub fn list_msp_entitlements(&self) -> ListMspEntitlements<'a> {
+    pub fn list_msp_entitlements(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, Vec<MspEntitlement>> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_ENTITLEMENTS,
             &[],
         );
-        ListMspEntitlements { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List MSP entitlement summaries.
     ///
@@ -4328,13 +4335,15 @@ impl<'a> EntitlementsClient<'a> {
         note = "Older entitlement summaries; deprecated by the document, no replacement named."
     )]
     #[inline]
-    pub fn list_msp_entitlement_summaries(&self) -> ListMspEntitlementSummaries<'a> {
+    pub fn list_msp_entitlement_summaries(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_ENTITLEMENT_SUMMARIES,
             &[],
         );
-        ListMspEntitlementSummaries { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List MSP banners.
     ///
@@ -4349,13 +4358,15 @@ impl<'a> EntitlementsClient<'a> {
         note = "Older banners; deprecated by the document, no replacement named."
     )]
     #[inline]
-    pub fn list_msp_banners(&self) -> ListMspBanners<'a> {
+    pub fn list_msp_banners(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, Vec<BannerInformation>> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_BANNERS,
             &[],
         );
-        ListMspBanners { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
 }
 static QUERY_TENANT_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -4572,39 +4583,6 @@ static DELETE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operati
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
-/// Request builder for `EntitlementsClient::delete_self_entitlement_assignment` (Delete entitlement assignment of the own tenant).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSelfEntitlementAssignment<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSelfEntitlementAssignment<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static PATCH_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_self_entitlement_assignment",
     method: ruckus_one_runtime::Method::Patch,
@@ -4750,13 +4728,6 @@ static QUERY_ENTITLEMENT_UTILIZATIONS: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
-/// Representations offered by `query_entitlement_utilizations`; the first is the default.
-///
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json` (default)
-/// - `V1_1` (`v1.1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1.1+json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryEntitlementUtilizationsVersion = super::versions::JsonOrV1_1;
 /// Request builder for `EntitlementsClient::query_entitlement_utilizations` (Query utilizations).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -4779,9 +4750,9 @@ impl<'a> QueryEntitlementUtilizations<'a> {
         self.req.json(body);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryEntitlementUtilizationsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::JsonOrV1_1) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -5255,39 +5226,6 @@ static GET_ENTITLEMENT_SETTINGS: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
-/// Request builder for `EntitlementsClient::get_entitlement_settings` (Get entitlement settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetEntitlementSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetEntitlementSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static PATCH_ENTITLEMENT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_entitlement_settings",
     method: ruckus_one_runtime::Method::Patch,
@@ -5356,39 +5294,6 @@ static LIST_ENTITLEMENT_LICENSE_USAGE_REPORTS: ruckus_one_runtime::internal::Ope
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
-/// Request builder for `EntitlementsClient::list_entitlement_license_usage_reports` (List license usage reports).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListEntitlementLicenseUsageReports<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListEntitlementLicenseUsageReports<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_BANNERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_banners",
     method: ruckus_one_runtime::Method::Get,
@@ -5469,39 +5374,6 @@ static LIST_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
-/// Request builder for `EntitlementsClient::list_entitlement_assignments` (List assignments).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListEntitlementAssignments<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListEntitlementAssignments<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<Assignment>> {
-        self.req.send_json()
-    }
-}
 static CREATE_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_entitlement_assignment",
     method: ruckus_one_runtime::Method::Post,
@@ -5516,39 +5388,6 @@ static CREATE_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
-/// Request builder for `EntitlementsClient::create_entitlement_assignment` (Create assignment).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateEntitlementAssignment<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateEntitlementAssignment<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `201` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AssignmentOperationResponse> {
-        self.req.send_json()
-    }
-}
 static DELETE_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_entitlement_assignments",
     method: ruckus_one_runtime::Method::Delete,
@@ -5563,39 +5402,6 @@ static DELETE_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
-/// Request builder for `EntitlementsClient::delete_entitlement_assignments` (Delete assignments).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteEntitlementAssignments<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteEntitlementAssignments<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request; the `204` response has no body.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
-        self.req.send_empty()
-    }
-}
 static PATCH_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_entitlement_assignments",
     method: ruckus_one_runtime::Method::Patch,
@@ -5610,39 +5416,6 @@ static PATCH_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
-/// Request builder for `EntitlementsClient::patch_entitlement_assignments` (Update assignments (partial)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct PatchEntitlementAssignments<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> PatchEntitlementAssignments<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_ENTITLEMENT_ASSIGNMENT_SUMMARIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_entitlement_assignment_summaries",
     method: ruckus_one_runtime::Method::Get,
@@ -5657,39 +5430,6 @@ static LIST_ENTITLEMENT_ASSIGNMENT_SUMMARIES: ruckus_one_runtime::internal::Oper
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
-/// Request builder for `EntitlementsClient::list_entitlement_assignment_summaries` (List assignment summaries).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListEntitlementAssignmentSummaries<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListEntitlementAssignmentSummaries<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<AssignmentSummary>> {
-        self.req.send_json()
-    }
-}
 static LIST_ENTITLEMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_entitlements",
     method: ruckus_one_runtime::Method::Get,
@@ -5704,39 +5444,6 @@ static LIST_ENTITLEMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_r
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
-/// Request builder for `EntitlementsClient::list_entitlements` (List entitlements).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListEntitlements<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListEntitlements<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<Entitlement>> {
-        self.req.send_json()
-    }
-}
 static LIST_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_entitlement_summaries",
     method: ruckus_one_runtime::Method::Get,
@@ -5751,63 +5458,6 @@ static LIST_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
 };
-/// Request builder for `EntitlementsClient::list_entitlement_summaries` (List entitlement summaries).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListEntitlementSummaries<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListEntitlementSummaries<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<serde_json::Value, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static LIST_LICENSE_USAGE_REPORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_license_usage_reports",
     method: ruckus_one_runtime::Method::Get,
@@ -5822,39 +5472,6 @@ static LIST_LICENSE_USAGE_REPORTS: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
-/// Request builder for `EntitlementsClient::list_license_usage_reports` (List license usage reports (older path)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListLicenseUsageReports<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListLicenseUsageReports<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_MSP_ENTITLEMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_entitlements",
     method: ruckus_one_runtime::Method::Get,
@@ -5869,39 +5486,6 @@ static LIST_MSP_ENTITLEMENTS: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
-/// Request builder for `EntitlementsClient::list_msp_entitlements` (List MSP entitlements).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListMspEntitlements<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListMspEntitlements<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<MspEntitlement>> {
-        self.req.send_json()
-    }
-}
 static LIST_MSP_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_entitlement_summaries",
     method: ruckus_one_runtime::Method::Get,
@@ -5916,39 +5500,6 @@ static LIST_MSP_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
-/// Request builder for `EntitlementsClient::list_msp_entitlement_summaries` (List MSP entitlement summaries).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListMspEntitlementSummaries<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListMspEntitlementSummaries<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_MSP_BANNERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_banners",
     method: ruckus_one_runtime::Method::Get,
@@ -5963,36 +5514,3 @@ static LIST_MSP_BANNERS: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
-/// Request builder for `EntitlementsClient::list_msp_banners` (List MSP banners).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListMspBanners<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListMspBanners<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<BannerInformation>> {
-        self.req.send_json()
-    }
-}

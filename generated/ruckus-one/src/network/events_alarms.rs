@@ -926,7 +926,9 @@ impl<'a> EventsAlarmsClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `EventData`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryHistoricalClients::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     #[doc(alias = "/historicalClients/query")]
     #[doc(alias = "POST /historicalClients/query")]
@@ -951,7 +953,9 @@ impl<'a> EventsAlarmsClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `EventData`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEvents::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     #[doc(alias = "/events/query")]
     #[doc(alias = "POST /events/query")]
@@ -973,21 +977,26 @@ impl<'a> EventsAlarmsClient<'a> {
     ///
     /// - Request body (json, required): `EventMetasQuery`
     /// - Response 200: `EventData`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEventMetas::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     ///
     /// Notes:
     /// - The `filters` object must contain the key `ids`, even when its value is empty.
     #[doc(alias = "/events/metas/query")]
     #[doc(alias = "POST /events/metas/query")]
     #[inline]
-    pub fn query_event_metas(&self, body: &EventMetasQuery) -> QueryEventMetas<'a> {
+    pub fn query_event_metas(
+        &self,
+        body: &EventMetasQuery,
+    ) -> ruckus_one_runtime::Call<'a, EventData, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_EVENT_METAS,
             &[],
         );
         req.json(body);
-        QueryEventMetas { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query event details.
     ///
@@ -997,18 +1006,23 @@ impl<'a> EventsAlarmsClient<'a> {
     ///
     /// - Request body (json, required): `EventMetasQuery`
     /// - Response 200: `EventData`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEventDetails::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/events/details/query")]
     #[doc(alias = "POST /events/details/query")]
     #[inline]
-    pub fn query_event_details(&self, body: &EventMetasQuery) -> QueryEventDetails<'a> {
+    pub fn query_event_details(
+        &self,
+        body: &EventMetasQuery,
+    ) -> ruckus_one_runtime::Call<'a, EventData, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_EVENT_DETAILS,
             &[],
         );
         req.json(body);
-        QueryEventDetails { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Export events.
     ///
@@ -1018,7 +1032,9 @@ impl<'a> EventsAlarmsClient<'a> {
     ///
     /// - Request body (json, required): `EventsDynamicQueryPayload`
     /// - Response 200: `*/*` text (The CSV export.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ExportEventsCsv::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `*/*`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `*/*`, Content-Type `application/json`
     ///
     /// Notes:
     /// - The export covers a date range; how the range is given is not shown.
@@ -1029,14 +1045,14 @@ impl<'a> EventsAlarmsClient<'a> {
     pub fn export_events_csv(
         &self,
         body: &EventsDynamicQueryPayload,
-    ) -> ExportEventsCsv<'a> {
+    ) -> ruckus_one_runtime::Call<'a, String, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &EXPORT_EVENTS_CSV,
             &[],
         );
         req.json(body);
-        ExportEventsCsv { req }
+        req.call(ruckus_one_runtime::internal::Request::send_text)
     }
     /// List latest logins of admin group.
     ///
@@ -1046,20 +1062,22 @@ impl<'a> EventsAlarmsClient<'a> {
     ///
     /// - Path parameter `adminGroupId`: Identifier of the admin group.
     /// - Response 200: `LastLoginResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListAdminGroupLatestLogins::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/events/adminGroups/{adminGroupId}/latestLogins")]
     #[doc(alias = "GET /events/adminGroups/{adminGroupId}/latestLogins")]
     #[inline]
     pub fn list_admin_group_latest_logins(
         &self,
         admin_group_id: &str,
-    ) -> ListAdminGroupLatestLogins<'a> {
+    ) -> ruckus_one_runtime::Call<'a, LastLoginResponse, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_ADMIN_GROUP_LATEST_LOGINS,
             &[admin_group_id],
         );
-        ListAdminGroupLatestLogins { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query alarms.
     ///
@@ -1069,7 +1087,9 @@ impl<'a> EventsAlarmsClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `AlarmData`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryAlarms::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     ///
     /// Notes:
@@ -1094,21 +1114,26 @@ impl<'a> EventsAlarmsClient<'a> {
     ///
     /// - Request body (json, required): `EventMetasQuery`
     /// - Response 200: `AlarmData`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryAlarmMetas::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     ///
     /// Notes:
     /// - The `filters` object must contain the key `ids`.
     #[doc(alias = "/alarms/metas/query")]
     #[doc(alias = "POST /alarms/metas/query")]
     #[inline]
-    pub fn query_alarm_metas(&self, body: &EventMetasQuery) -> QueryAlarmMetas<'a> {
+    pub fn query_alarm_metas(
+        &self,
+        body: &EventMetasQuery,
+    ) -> ruckus_one_runtime::Call<'a, AlarmData, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_ALARM_METAS,
             &[],
         );
         req.json(body);
-        QueryAlarmMetas { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Clear alarm.
     ///
@@ -1119,7 +1144,9 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - Path parameter `alarmId`: Identifier of the alarm.
     /// - Request body (json, optional, builder method `body`): `string`
     /// - Response 204: no body (No content.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchAlarm::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/alarms/{alarmId}")]
     #[doc(alias = "PATCH /alarms/{alarmId}")]
     #[inline]
@@ -1150,13 +1177,6 @@ static QUERY_HISTORICAL_CLIENTS: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
 };
-/// Representations offered by `query_historical_clients`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryHistoricalClientsVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::query_historical_clients` (Query historical clients).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1172,9 +1192,9 @@ impl<'a> QueryHistoricalClients<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryHistoricalClientsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -1238,13 +1258,6 @@ static QUERY_EVENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
 };
-/// Representations offered by `query_events`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryEventsVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::query_events` (Query events).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1260,9 +1273,9 @@ impl<'a> QueryEvents<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryEventsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -1326,52 +1339,6 @@ static QUERY_EVENT_METAS: ruckus_one_runtime::internal::Operation = ruckus_one_r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
 };
-/// Representations offered by `query_event_metas`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryEventMetasVersion = super::versions::V1OrJson;
-/// Request builder for `EventsAlarmsClient::query_event_metas` (Query event metas).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct QueryEventMetas<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> QueryEventMetas<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: QueryEventMetasVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, EventData> {
-        self.req.send_json()
-    }
-}
 static QUERY_EVENT_DETAILS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_event_details",
     method: ruckus_one_runtime::Method::Post,
@@ -1390,52 +1357,6 @@ static QUERY_EVENT_DETAILS: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
 };
-/// Representations offered by `query_event_details`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryEventDetailsVersion = super::versions::V1OrJson;
-/// Request builder for `EventsAlarmsClient::query_event_details` (Query event details).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct QueryEventDetails<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> QueryEventDetails<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: QueryEventDetailsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, EventData> {
-        self.req.send_json()
-    }
-}
 static EXPORT_EVENTS_CSV: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_events_csv",
     method: ruckus_one_runtime::Method::Post,
@@ -1454,52 +1375,6 @@ static EXPORT_EVENTS_CSV: ruckus_one_runtime::internal::Operation = ruckus_one_r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
 };
-/// Representations offered by `export_events_csv`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `*/*`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `*/*`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ExportEventsCsvVersion = super::versions::V1OrJson;
-/// Request builder for `EventsAlarmsClient::export_events_csv` (Export events).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ExportEventsCsv<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ExportEventsCsv<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ExportEventsCsvVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and returns the `200` response body as text.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
-        self.req.send_text()
-    }
-}
 static LIST_ADMIN_GROUP_LATEST_LOGINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_admin_group_latest_logins",
     method: ruckus_one_runtime::Method::Get,
@@ -1518,52 +1393,6 @@ static LIST_ADMIN_GROUP_LATEST_LOGINS: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
 };
-/// Representations offered by `list_admin_group_latest_logins`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListAdminGroupLatestLoginsVersion = super::versions::V1OrJson;
-/// Request builder for `EventsAlarmsClient::list_admin_group_latest_logins` (List latest logins of admin group).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListAdminGroupLatestLogins<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListAdminGroupLatestLogins<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ListAdminGroupLatestLoginsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, LastLoginResponse> {
-        self.req.send_json()
-    }
-}
 static QUERY_ALARMS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_alarms",
     method: ruckus_one_runtime::Method::Post,
@@ -1582,13 +1411,6 @@ static QUERY_ALARMS: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
 };
-/// Representations offered by `query_alarms`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryAlarmsVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::query_alarms` (Query alarms).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1604,9 +1426,9 @@ impl<'a> QueryAlarms<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryAlarmsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -1670,52 +1492,6 @@ static QUERY_ALARM_METAS: ruckus_one_runtime::internal::Operation = ruckus_one_r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
 };
-/// Representations offered by `query_alarm_metas`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryAlarmMetasVersion = super::versions::V1OrJson;
-/// Request builder for `EventsAlarmsClient::query_alarm_metas` (Query alarm metas).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct QueryAlarmMetas<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> QueryAlarmMetas<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: QueryAlarmMetasVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AlarmData> {
-        self.req.send_json()
-    }
-}
 static PATCH_ALARM: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_alarm",
     method: ruckus_one_runtime::Method::Patch,
@@ -1734,13 +1510,6 @@ static PATCH_ALARM: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
 };
-/// Representations offered by `patch_alarm`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type PatchAlarmVersion = super::versions::V1OrJson;
 /// Request builder for `EventsAlarmsClient::patch_alarm` (Clear alarm).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -1763,9 +1532,9 @@ impl<'a> PatchAlarm<'a> {
         self.req.json(body);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: PatchAlarmVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }

@@ -42,14 +42,14 @@ impl<'a> FilesClient<'a> {
     pub fn get_upload_url(
         &self,
         body: &super::common::UploadUrlRequest,
-    ) -> GetUploadUrl<'a> {
+    ) -> ruckus_one_runtime::Call<'a, super::common::SignedUrlResponse> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_UPLOAD_URL,
             &[],
         );
         req.json(body);
-        GetUploadUrl { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get download url.
     ///
@@ -64,13 +64,13 @@ impl<'a> FilesClient<'a> {
     #[doc(alias = "GET /files/{fileId}")]
     #[doc(alias = "getDownloadUrl")]
     #[inline]
-    pub fn get_download_url(&self, file_id: &str) -> GetDownloadUrl<'a> {
+    pub fn get_download_url(&self, file_id: &str) -> ruckus_one_runtime::Call<'a, ()> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_DOWNLOAD_URL,
             &[file_id],
         );
-        GetDownloadUrl { req }
+        req.call(ruckus_one_runtime::internal::Request::send_empty)
     }
     /// Get file download url.
     ///
@@ -85,13 +85,16 @@ impl<'a> FilesClient<'a> {
     #[doc(alias = "GET /files/{fileId}/urls")]
     #[doc(alias = "getFileDownloadUrl")]
     #[inline]
-    pub fn get_file_download_url(&self, file_id: &str) -> GetFileDownloadUrl<'a> {
+    pub fn get_file_download_url(
+        &self,
+        file_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, super::common::SignedUrlResponse> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_FILE_DOWNLOAD_URL,
             &[file_id],
         );
-        GetFileDownloadUrl { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
 }
 static GET_UPLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -108,41 +111,6 @@ static GET_UPLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_FILE,
 };
-/// Request builder for `FilesClient::get_upload_url` (Get upload url).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetUploadUrl<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetUploadUrl<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::SignedUrlResponse> {
-        self.req.send_json()
-    }
-}
 static GET_DOWNLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_download_url",
     method: ruckus_one_runtime::Method::Get,
@@ -157,39 +125,6 @@ static GET_DOWNLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_FILE,
 };
-/// Request builder for `FilesClient::get_download_url` (Get download url).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetDownloadUrl<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetDownloadUrl<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request; the `200` response has no body.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
-        self.req.send_empty()
-    }
-}
 static GET_FILE_DOWNLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_file_download_url",
     method: ruckus_one_runtime::Method::Get,
@@ -204,38 +139,3 @@ static GET_FILE_DOWNLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_FILE,
 };
-/// Request builder for `FilesClient::get_file_download_url` (Get file download url).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetFileDownloadUrl<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetFileDownloadUrl<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::SignedUrlResponse> {
-        self.req.send_json()
-    }
-}

@@ -3348,14 +3348,14 @@ impl<'a> GuestUsersClient<'a> {
         &self,
         network_id: &str,
         body: ruckus_one_runtime::Multipart,
-    ) -> ImportNetworkGuestUsers<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &IMPORT_NETWORK_GUEST_USERS,
             &[network_id],
         );
         req.multipart(body);
-        ImportNetworkGuestUsers { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List guest users.
     ///
@@ -3373,13 +3373,15 @@ impl<'a> GuestUsersClient<'a> {
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
     #[inline]
-    pub fn list_guest_users_legacy(&self) -> ListGuestUsersLegacy<'a> {
+    pub fn list_guest_users_legacy(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_GUEST_USERS_LEGACY,
             &[],
         );
-        ListGuestUsersLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create guest users.
     ///
@@ -3422,13 +3424,15 @@ impl<'a> GuestUsersClient<'a> {
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
     #[inline]
-    pub fn delete_guest_users_legacy(&self) -> DeleteGuestUsersLegacy<'a> {
+    pub fn delete_guest_users_legacy(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_GUEST_USERS_LEGACY,
             &[],
         );
-        DeleteGuestUsersLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get guest user.
     ///
@@ -3447,13 +3451,16 @@ impl<'a> GuestUsersClient<'a> {
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
     #[inline]
-    pub fn get_guest_user_legacy(&self, guest_user_id: &str) -> GetGuestUserLegacy<'a> {
+    pub fn get_guest_user_legacy(
+        &self,
+        guest_user_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, GuestUser> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_GUEST_USER_LEGACY,
             &[guest_user_id],
         );
-        GetGuestUserLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Patch guest user.
     ///
@@ -3504,13 +3511,13 @@ impl<'a> GuestUsersClient<'a> {
     pub fn delete_guest_user_legacy(
         &self,
         guest_user_id: &str,
-    ) -> DeleteGuestUserLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_GUEST_USER_LEGACY,
             &[guest_user_id],
         );
-        DeleteGuestUserLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create guest user on a Wi-Fi network.
     ///
@@ -3524,7 +3531,9 @@ impl<'a> GuestUsersClient<'a> {
     /// - Query parameter `deliveryMethods` (`string`, builder method `delivery_methods`)
     /// - Request body (json, required): `GuestUser`
     /// - Response 201: `CreateWifiNetworkGuestUserResponse` (Created.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateWifiNetworkGuestUser::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     ///
     /// Notes:
     /// - guestUserType is set at creation and cannot be edited afterwards.
@@ -3559,7 +3568,9 @@ impl<'a> GuestUsersClient<'a> {
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Request body (json, required): `GuestUserAction`
     /// - Response 200: `OperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchWifiNetworkGuestUsers::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/guestUsers")]
     #[doc(alias = "PATCH /wifiNetworks/{wifiNetworkId}/guestUsers")]
     #[inline]
@@ -3567,14 +3578,18 @@ impl<'a> GuestUsersClient<'a> {
         &self,
         wifi_network_id: &str,
         body: &GuestUserAction,
-    ) -> PatchWifiNetworkGuestUsers<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::OperationResponseRequestIdOnly,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_WIFI_NETWORK_GUEST_USERS,
             &[wifi_network_id],
         );
         req.json(body);
-        PatchWifiNetworkGuestUsers { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get guest user of a Wi-Fi network.
     ///
@@ -3583,7 +3598,9 @@ impl<'a> GuestUsersClient<'a> {
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `guestUserId`: Identifier of the guest user.
     /// - Response 200: `GuestUser`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetWifiNetworkGuestUser::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}")]
     #[doc(alias = "GET /wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}")]
     #[inline]
@@ -3591,13 +3608,13 @@ impl<'a> GuestUsersClient<'a> {
         &self,
         wifi_network_id: &str,
         guest_user_id: &str,
-    ) -> GetWifiNetworkGuestUser<'a> {
+    ) -> ruckus_one_runtime::Call<'a, GuestUser, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_NETWORK_GUEST_USER,
             &[wifi_network_id, guest_user_id],
         );
-        GetWifiNetworkGuestUser { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Patch guest user of a Wi-Fi network.
     ///
@@ -3607,7 +3624,9 @@ impl<'a> GuestUsersClient<'a> {
     /// - Path parameter `guestUserId`: Identifier of the guest user.
     /// - Request body (json, required): `GuestUserUpdate`
     /// - Response 200: `OperationResponseGuestUserWithoutId`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchWifiNetworkGuestUser::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     ///
     /// Notes:
     /// - guestUserType cannot be changed after creation.
@@ -3619,14 +3638,18 @@ impl<'a> GuestUsersClient<'a> {
         wifi_network_id: &str,
         guest_user_id: &str,
         body: &GuestUserUpdate,
-    ) -> PatchWifiNetworkGuestUser<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        OperationResponseGuestUserWithoutId,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_WIFI_NETWORK_GUEST_USER,
             &[wifi_network_id, guest_user_id],
         );
         req.json(body);
-        PatchWifiNetworkGuestUser { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete guest user of a Wi-Fi network.
     ///
@@ -3635,7 +3658,9 @@ impl<'a> GuestUsersClient<'a> {
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Path parameter `guestUserId`: Identifier of the guest user.
     /// - Response 200: `OperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteWifiNetworkGuestUser::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}")]
     #[doc(alias = "DELETE /wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}")]
     #[inline]
@@ -3643,13 +3668,17 @@ impl<'a> GuestUsersClient<'a> {
         &self,
         wifi_network_id: &str,
         guest_user_id: &str,
-    ) -> DeleteWifiNetworkGuestUser<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::OperationResponseRequestIdOnly,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_WIFI_NETWORK_GUEST_USER,
             &[wifi_network_id, guest_user_id],
         );
-        DeleteWifiNetworkGuestUser { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query guest users.
     ///
@@ -3689,7 +3718,9 @@ impl<'a> GuestUsersClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `QueryResponseGuest`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryGuestUsersV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getGuests_1 (not named by the document; added as the list of a resource the client creates)).
     ///
@@ -3749,39 +3780,6 @@ static IMPORT_NETWORK_GUEST_USERS: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Request builder for `GuestUsersClient::import_network_guest_users` (Import guest users).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ImportNetworkGuestUsers<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ImportNetworkGuestUsers<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_GUEST_USERS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_guest_users_legacy",
     method: ruckus_one_runtime::Method::Get,
@@ -3796,39 +3794,6 @@ static LIST_GUEST_USERS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Request builder for `GuestUsersClient::list_guest_users_legacy` (List guest users).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListGuestUsersLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListGuestUsersLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static CREATE_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_guest_user_legacy",
     method: ruckus_one_runtime::Method::Post,
@@ -3897,39 +3862,6 @@ static DELETE_GUEST_USERS_LEGACY: ruckus_one_runtime::internal::Operation = ruck
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Request builder for `GuestUsersClient::delete_guest_users_legacy` (Delete guest users).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteGuestUsersLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteGuestUsersLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static GET_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_guest_user_legacy",
     method: ruckus_one_runtime::Method::Get,
@@ -3944,39 +3876,6 @@ static GET_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Request builder for `GuestUsersClient::get_guest_user_legacy` (Get guest user).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetGuestUserLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetGuestUserLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, GuestUser> {
-        self.req.send_json()
-    }
-}
 static PATCH_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_guest_user_legacy",
     method: ruckus_one_runtime::Method::Patch,
@@ -4045,39 +3944,6 @@ static DELETE_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Request builder for `GuestUsersClient::delete_guest_user_legacy` (Delete guest user).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteGuestUserLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteGuestUserLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static CREATE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_wifi_network_guest_user",
     method: ruckus_one_runtime::Method::Post,
@@ -4096,13 +3962,6 @@ static CREATE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Representations offered by `create_wifi_network_guest_user`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateWifiNetworkGuestUserVersion = super::versions::V1OrJson;
 /// Request builder for `GuestUsersClient::create_wifi_network_guest_user` (Create guest user on a Wi-Fi network).
 ///
 /// Optional parameters: [`delivery_methods`](Self::delivery_methods).
@@ -4128,9 +3987,9 @@ impl<'a> CreateWifiNetworkGuestUser<'a> {
         self.req.query("deliveryMethods", &delivery_methods);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: CreateWifiNetworkGuestUserVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4172,54 +4031,6 @@ static PATCH_WIFI_NETWORK_GUEST_USERS: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Representations offered by `patch_wifi_network_guest_users`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type PatchWifiNetworkGuestUsersVersion = super::versions::V1OrJson;
-/// Request builder for `GuestUsersClient::patch_wifi_network_guest_users` (Patch guest users of a Wi-Fi network).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct PatchWifiNetworkGuestUsers<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> PatchWifiNetworkGuestUsers<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: PatchWifiNetworkGuestUsersVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::OperationResponseRequestIdOnly> {
-        self.req.send_json()
-    }
-}
 static GET_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_guest_user",
     method: ruckus_one_runtime::Method::Get,
@@ -4238,52 +4049,6 @@ static GET_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Representations offered by `get_wifi_network_guest_user`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetWifiNetworkGuestUserVersion = super::versions::V1OrJson;
-/// Request builder for `GuestUsersClient::get_wifi_network_guest_user` (Get guest user of a Wi-Fi network).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetWifiNetworkGuestUser<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetWifiNetworkGuestUser<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetWifiNetworkGuestUserVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, GuestUser> {
-        self.req.send_json()
-    }
-}
 static PATCH_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_wifi_network_guest_user",
     method: ruckus_one_runtime::Method::Patch,
@@ -4302,54 +4067,6 @@ static PATCH_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Representations offered by `patch_wifi_network_guest_user`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type PatchWifiNetworkGuestUserVersion = super::versions::V1OrJson;
-/// Request builder for `GuestUsersClient::patch_wifi_network_guest_user` (Patch guest user of a Wi-Fi network).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct PatchWifiNetworkGuestUser<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> PatchWifiNetworkGuestUser<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: PatchWifiNetworkGuestUserVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, OperationResponseGuestUserWithoutId> {
-        self.req.send_json()
-    }
-}
 static DELETE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_wifi_network_guest_user",
     method: ruckus_one_runtime::Method::Delete,
@@ -4368,54 +4085,6 @@ static DELETE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Representations offered by `delete_wifi_network_guest_user`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteWifiNetworkGuestUserVersion = super::versions::V1OrJson;
-/// Request builder for `GuestUsersClient::delete_wifi_network_guest_user` (Delete guest user of a Wi-Fi network).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteWifiNetworkGuestUser<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteWifiNetworkGuestUser<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteWifiNetworkGuestUserVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::OperationResponseRequestIdOnly> {
-        self.req.send_json()
-    }
-}
 static QUERY_GUEST_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_guest_users",
     method: ruckus_one_runtime::Method::Post,
@@ -4504,13 +4173,6 @@ static QUERY_GUEST_USERS_V1: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `query_guest_users_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryGuestUsersV1Version = super::versions::V1OrJson;
 /// Request builder for `GuestUsersClient::query_guest_users_v1` (Query guest users (v1)).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4526,9 +4188,9 @@ impl<'a> QueryGuestUsersV1<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryGuestUsersV1Version) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }

@@ -3677,7 +3677,9 @@ impl<'a> IdentityClient<'a> {
     /// - Query parameter `size` (`integer`, builder method `size`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Response 200: `IdentityServicePage`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListIdentityGroups::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (identity_management-0.0.2.yaml getGroups).
@@ -3704,7 +3706,9 @@ impl<'a> IdentityClient<'a> {
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Request body (json, required): `IdentityGroupSearch`
     /// - Response 200: `IdentityServicePage`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryIdentityGroups::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (identity_management-0.0.2.yaml searchGroups).
@@ -3755,20 +3759,25 @@ impl<'a> IdentityClient<'a> {
     ///
     /// - Path parameter `id`: Identifier of the identity group.
     /// - Response 200: `IdentityGroup`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetIdentityGroup::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (identity_management-0.0.2.yaml getGroupById).
     #[doc(alias = "/identityGroups/{id}")]
     #[doc(alias = "GET /identityGroups/{id}")]
     #[doc(alias = "getGroupById")]
     #[inline]
-    pub fn get_identity_group(&self, id: &str) -> GetIdentityGroup<'a> {
+    pub fn get_identity_group(
+        &self,
+        id: &str,
+    ) -> ruckus_one_runtime::Call<'a, IdentityGroup, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_IDENTITY_GROUP,
             &[id],
         );
-        GetIdentityGroup { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete identity group.
     ///
@@ -3785,13 +3794,16 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "/identityGroups/{id}")]
     #[doc(alias = "DELETE /identityGroups/{id}")]
     #[inline]
-    pub fn delete_identity_group(&self, id: &str) -> DeleteIdentityGroup<'a> {
+    pub fn delete_identity_group(
+        &self,
+        id: &str,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_IDENTITY_GROUP,
             &[id],
         );
-        DeleteIdentityGroup { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Patch identity group.
     ///
@@ -3826,7 +3838,9 @@ impl<'a> IdentityClient<'a> {
     /// - Path parameter `id`: Identifier of the identity group.
     /// - Path parameter `policySetId`: Identifier of the policy set.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AddPolicySetToIdentityGroup::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/identityGroups/{id}/policySets/{policySetId}")]
@@ -3836,13 +3850,20 @@ impl<'a> IdentityClient<'a> {
         &self,
         id: &str,
         policy_set_id: &str,
-    ) -> AddPolicySetToIdentityGroup<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_POLICY_SET_TO_IDENTITY_GROUP,
             &[id, policy_set_id],
         );
-        AddPolicySetToIdentityGroup { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Remove policy set from identity group.
     ///
@@ -3853,7 +3874,9 @@ impl<'a> IdentityClient<'a> {
     /// - Path parameter `id`: Identifier of the identity group.
     /// - Path parameter `policySetId`: Identifier of the policy set.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `RemovePolicySetFromIdentityGroup::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/identityGroups/{id}/policySets/{policySetId}")]
@@ -3863,15 +3886,20 @@ impl<'a> IdentityClient<'a> {
         &self,
         id: &str,
         policy_set_id: &str,
-    ) -> RemovePolicySetFromIdentityGroup<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_POLICY_SET_FROM_IDENTITY_GROUP,
             &[id, policy_set_id],
         );
-        RemovePolicySetFromIdentityGroup {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// List identities.
     ///
@@ -3884,7 +3912,9 @@ impl<'a> IdentityClient<'a> {
     /// - Query parameter `size` (`integer`, builder method `size`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Response 200: `array<Identity>` (The identities of the requested page.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListIdentities::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/identityGroups/{groupId}/identities")]
     #[doc(alias = "GET /identityGroups/{groupId}/identities")]
@@ -3908,7 +3938,9 @@ impl<'a> IdentityClient<'a> {
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Request body (json, required): `IdentitySearch`
     /// - Response 200: `IdentityPage`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryIdentities::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (identity_management-0.0.2.yaml queryIdentity).
@@ -3945,14 +3977,14 @@ impl<'a> IdentityClient<'a> {
         &self,
         group_id: &str,
         body: &Identity,
-    ) -> CreateIdentity<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_IDENTITY,
             &[group_id],
         );
         req.json(body);
-        CreateIdentity { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get identity.
     ///
@@ -3963,20 +3995,26 @@ impl<'a> IdentityClient<'a> {
     /// - Path parameter `groupId`: Identifier of the identity group.
     /// - Path parameter `id`: Identifier of the identity.
     /// - Response 200: `Identity`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetIdentity::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (identity_management-0.0.2.yaml getIdentityById).
     #[doc(alias = "/identityGroups/{groupId}/identities/{id}")]
     #[doc(alias = "GET /identityGroups/{groupId}/identities/{id}")]
     #[doc(alias = "getIdentityById")]
     #[inline]
-    pub fn get_identity(&self, group_id: &str, id: &str) -> GetIdentity<'a> {
+    pub fn get_identity(
+        &self,
+        group_id: &str,
+        id: &str,
+    ) -> ruckus_one_runtime::Call<'a, Identity, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_IDENTITY,
             &[group_id, id],
         );
-        GetIdentity { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete identities.
     ///
@@ -3999,14 +4037,14 @@ impl<'a> IdentityClient<'a> {
         &self,
         group_id: &str,
         body: &impl serde::Serialize,
-    ) -> DeleteIdentities<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_IDENTITIES,
             &[group_id],
         );
         req.json(body);
-        DeleteIdentities { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete identity.
     ///
@@ -4024,13 +4062,17 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "/identityGroups/{groupId}/identities/{id}")]
     #[doc(alias = "DELETE /identityGroups/{groupId}/identities/{id}")]
     #[inline]
-    pub fn delete_identity(&self, group_id: &str, id: &str) -> DeleteIdentity<'a> {
+    pub fn delete_identity(
+        &self,
+        group_id: &str,
+        id: &str,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_IDENTITY,
             &[group_id, id],
         );
-        DeleteIdentity { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Patch identity.
     ///
@@ -4054,14 +4096,14 @@ impl<'a> IdentityClient<'a> {
         group_id: &str,
         id: &str,
         body: &Identity,
-    ) -> PatchIdentity<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_IDENTITY,
             &[group_id, id],
         );
         req.json(body);
-        PatchIdentity { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Add identity devices.
     ///
@@ -4116,13 +4158,13 @@ impl<'a> IdentityClient<'a> {
         group_id: &str,
         id: &str,
         mac_address: &str,
-    ) -> DeleteIdentityDevice<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_IDENTITY_DEVICE,
             &[group_id, id, mac_address],
         );
-        DeleteIdentityDevice { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete identity Ethernet port.
     ///
@@ -4153,13 +4195,13 @@ impl<'a> IdentityClient<'a> {
         id: &str,
         mac_address: &str,
         port_index: &str,
-    ) -> DeleteIdentityEthernetPort<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_IDENTITY_ETHERNET_PORT,
             &[group_id, id, mac_address, port_index],
         );
-        DeleteIdentityEthernetPort { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update identity Ethernet ports in venue.
     ///
@@ -4172,7 +4214,9 @@ impl<'a> IdentityClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `array<EthernetPort>`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateIdentityVenueEthernetPorts::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(
@@ -4188,16 +4232,21 @@ impl<'a> IdentityClient<'a> {
         id: &str,
         venue_id: &str,
         body: &Vec<EthernetPort>,
-    ) -> UpdateIdentityVenueEthernetPorts<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_IDENTITY_VENUE_ETHERNET_PORTS,
             &[group_id, id, venue_id],
         );
         req.json(body);
-        UpdateIdentityVenueEthernetPorts {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Import identities from CSV.
     ///
@@ -4221,14 +4270,14 @@ impl<'a> IdentityClient<'a> {
         &self,
         group_id: &str,
         body: ruckus_one_runtime::Multipart,
-    ) -> ImportIdentities<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &IMPORT_IDENTITIES,
             &[group_id],
         );
         req.multipart(body);
-        ImportIdentities { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Export identities to CSV.
     ///
@@ -4286,7 +4335,9 @@ impl<'a> IdentityClient<'a> {
     /// - Path parameter `policySetId`: Identifier of the policy set.
     /// - Request body (json, required): `EvaluationReport`
     /// - Response 200: `EvaluationReport`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreatePolicySetEvaluationReport::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/policySets/{policySetId}/evaluationReports")]
     #[doc(alias = "POST /policySets/{policySetId}/evaluationReports")]
@@ -4295,16 +4346,14 @@ impl<'a> IdentityClient<'a> {
         &self,
         policy_set_id: &str,
         body: &EvaluationReport,
-    ) -> CreatePolicySetEvaluationReport<'a> {
+    ) -> ruckus_one_runtime::Call<'a, EvaluationReport, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_POLICY_SET_EVALUATION_REPORT,
             &[policy_set_id],
         );
         req.json(body);
-        CreatePolicySetEvaluationReport {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List policy sets.
     ///
@@ -4319,13 +4368,13 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "/policySets")]
     #[doc(alias = "GET /policySets")]
     #[inline]
-    pub fn list_policy_sets(&self) -> ListPolicySets<'a> {
+    pub fn list_policy_sets(&self) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_POLICY_SETS,
             &[],
         );
-        ListPolicySets { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List policy templates.
     ///
@@ -4340,13 +4389,15 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "/policyTemplates")]
     #[doc(alias = "GET /policyTemplates")]
     #[inline]
-    pub fn list_policy_templates(&self) -> ListPolicyTemplates<'a> {
+    pub fn list_policy_templates(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_POLICY_TEMPLATES,
             &[],
         );
-        ListPolicyTemplates { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List policy template policies.
     ///
@@ -4361,13 +4412,15 @@ impl<'a> IdentityClient<'a> {
     #[doc(alias = "/policyTemplates/policies")]
     #[doc(alias = "GET /policyTemplates/policies")]
     #[inline]
-    pub fn list_policy_template_policies(&self) -> ListPolicyTemplatePolicies<'a> {
+    pub fn list_policy_template_policies(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_POLICY_TEMPLATE_POLICIES,
             &[],
         );
-        ListPolicyTemplatePolicies { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Export groups csv.
     ///
@@ -4380,7 +4433,9 @@ impl<'a> IdentityClient<'a> {
     /// - Query parameter `date-format` (`string`, builder method `date_format`)
     /// - Request body (json, required): `IdentityGroupSearch`
     /// - Response 200: `text/csv` text
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ExportGroupsCsv::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `text/csv`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `text/csv`, Content-Type `application/json`
     /// - Provenance: reference (identity_management-0.0.2.yaml exportGroupsCSV).
     #[doc(alias = "/identityGroups/csvFile")]
     #[doc(alias = "POST /identityGroups/csvFile")]
@@ -4409,7 +4464,9 @@ impl<'a> IdentityClient<'a> {
     /// - Query parameter `pageable` (`string`, argument `pageable`)
     /// - Request body (json, required): `ExternalIdentitySearch`
     /// - Response 200: `PageExternalIdentity`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryExternalIdentity::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (identity_management-0.0.2.yaml queryExternalIdentity).
     #[doc(alias = "/externalIdentities/query")]
     #[doc(alias = "POST /externalIdentities/query")]
@@ -4419,7 +4476,7 @@ impl<'a> IdentityClient<'a> {
         &self,
         pageable: &str,
         body: &ExternalIdentitySearch,
-    ) -> QueryExternalIdentity<'a> {
+    ) -> ruckus_one_runtime::Call<'a, PageExternalIdentity, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_EXTERNAL_IDENTITY,
@@ -4427,7 +4484,7 @@ impl<'a> IdentityClient<'a> {
         );
         req.query("pageable", &pageable);
         req.json(body);
-        QueryExternalIdentity { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List all identities.
     ///
@@ -4437,20 +4494,25 @@ impl<'a> IdentityClient<'a> {
     ///
     /// - Query parameter `pageable` (`string`, argument `pageable`)
     /// - Response 200: `PageIdentity`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListAllIdentities::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (identity_management-0.0.2.yaml listIdentities).
     #[doc(alias = "/identities")]
     #[doc(alias = "GET /identities")]
     #[doc(alias = "listIdentities")]
     #[inline]
-    pub fn list_all_identities(&self, pageable: &str) -> ListAllIdentities<'a> {
+    pub fn list_all_identities(
+        &self,
+        pageable: &str,
+    ) -> ruckus_one_runtime::Call<'a, PageIdentity, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_ALL_IDENTITIES,
             &[],
         );
         req.query("pageable", &pageable);
-        ListAllIdentities { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Allocate identity vni.
     ///
@@ -4461,7 +4523,9 @@ impl<'a> IdentityClient<'a> {
     /// - Path parameter `groupId`: string
     /// - Path parameter `id`: string
     /// - Response 200: `json`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AllocateIdentityVni::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (identity_management-0.0.2.yaml allocateIdentityVni).
     #[doc(alias = "/identityGroups/{groupId}/identities/{id}/vnis")]
@@ -4472,13 +4536,13 @@ impl<'a> IdentityClient<'a> {
         &self,
         group_id: &str,
         id: &str,
-    ) -> AllocateIdentityVni<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ALLOCATE_IDENTITY_VNI,
             &[group_id, id],
         );
-        AllocateIdentityVni { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
 }
 static LIST_IDENTITY_GROUPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -4499,13 +4563,6 @@ static LIST_IDENTITY_GROUPS: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
-/// Representations offered by `list_identity_groups`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListIdentityGroupsVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::list_identity_groups` (List identity groups).
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
@@ -4549,9 +4606,9 @@ impl<'a> ListIdentityGroups<'a> {
         self.req.query("sort", &sort);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: ListIdentityGroupsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4614,13 +4671,6 @@ static QUERY_IDENTITY_GROUPS: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
-/// Representations offered by `query_identity_groups`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryIdentityGroupsVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::query_identity_groups` (Query identity groups).
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
@@ -4664,9 +4714,9 @@ impl<'a> QueryIdentityGroups<'a> {
         self.req.query("sort", &sort);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryIdentityGroupsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4783,52 +4833,6 @@ static GET_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
-/// Representations offered by `get_identity_group`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetIdentityGroupVersion = super::versions::V1OrJson;
-/// Request builder for `IdentityClient::get_identity_group` (Get identity group).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetIdentityGroup<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetIdentityGroup<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetIdentityGroupVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, IdentityGroup> {
-        self.req.send_json()
-    }
-}
 static DELETE_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_identity_group",
     method: ruckus_one_runtime::Method::Delete,
@@ -4843,39 +4847,6 @@ static DELETE_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
-/// Request builder for `IdentityClient::delete_identity_group` (Delete identity group).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteIdentityGroup<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteIdentityGroup<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static PATCH_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_identity_group",
     method: ruckus_one_runtime::Method::Patch,
@@ -4948,82 +4919,6 @@ static ADD_POLICY_SET_TO_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
-/// Representations offered by `add_policy_set_to_identity_group`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type AddPolicySetToIdentityGroupVersion = super::versions::V1OrJson;
-/// Request builder for `IdentityClient::add_policy_set_to_identity_group` (Add policy set to identity group).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AddPolicySetToIdentityGroup<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> AddPolicySetToIdentityGroup<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: AddPolicySetToIdentityGroupVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static REMOVE_POLICY_SET_FROM_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_policy_set_from_identity_group",
     method: ruckus_one_runtime::Method::Delete,
@@ -5042,82 +4937,6 @@ static REMOVE_POLICY_SET_FROM_IDENTITY_GROUP: ruckus_one_runtime::internal::Oper
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
-/// Representations offered by `remove_policy_set_from_identity_group`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type RemovePolicySetFromIdentityGroupVersion = super::versions::V1OrJson;
-/// Request builder for `IdentityClient::remove_policy_set_from_identity_group` (Remove policy set from identity group).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct RemovePolicySetFromIdentityGroup<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> RemovePolicySetFromIdentityGroup<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: RemovePolicySetFromIdentityGroupVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static LIST_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_identities",
     method: ruckus_one_runtime::Method::Get,
@@ -5136,13 +4955,6 @@ static LIST_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_run
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
-/// Representations offered by `list_identities`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListIdentitiesVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::list_identities` (List identities).
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
@@ -5186,9 +4998,9 @@ impl<'a> ListIdentities<'a> {
         self.req.query("sort", &sort);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: ListIdentitiesVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -5228,13 +5040,6 @@ static QUERY_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
-/// Representations offered by `query_identities`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryIdentitiesVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::query_identities` (Query identities).
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
@@ -5278,9 +5083,9 @@ impl<'a> QueryIdentities<'a> {
         self.req.query("sort", &sort);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryIdentitiesVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -5335,39 +5140,6 @@ static CREATE_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_run
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
-/// Request builder for `IdentityClient::create_identity` (Create identity).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateIdentity<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateIdentity<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static GET_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_identity",
     method: ruckus_one_runtime::Method::Get,
@@ -5386,52 +5158,6 @@ static GET_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
-/// Representations offered by `get_identity`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetIdentityVersion = super::versions::V1OrJson;
-/// Request builder for `IdentityClient::get_identity` (Get identity).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetIdentity<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetIdentity<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetIdentityVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Identity> {
-        self.req.send_json()
-    }
-}
 static DELETE_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_identities",
     method: ruckus_one_runtime::Method::Delete,
@@ -5446,39 +5172,6 @@ static DELETE_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_r
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
-/// Request builder for `IdentityClient::delete_identities` (Delete identities).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteIdentities<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteIdentities<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static DELETE_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_identity",
     method: ruckus_one_runtime::Method::Delete,
@@ -5493,39 +5186,6 @@ static DELETE_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_run
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
-/// Request builder for `IdentityClient::delete_identity` (Delete identity).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteIdentity<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteIdentity<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static PATCH_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_identity",
     method: ruckus_one_runtime::Method::Patch,
@@ -5540,39 +5200,6 @@ static PATCH_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
-/// Request builder for `IdentityClient::patch_identity` (Patch identity).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct PatchIdentity<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> PatchIdentity<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static CREATE_IDENTITY_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_identity_device",
     method: ruckus_one_runtime::Method::Post,
@@ -5641,39 +5268,6 @@ static DELETE_IDENTITY_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
-/// Request builder for `IdentityClient::delete_identity_device` (Delete identity device).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteIdentityDevice<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteIdentityDevice<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static DELETE_IDENTITY_ETHERNET_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_identity_ethernet_port",
     method: ruckus_one_runtime::Method::Delete,
@@ -5688,39 +5282,6 @@ static DELETE_IDENTITY_ETHERNET_PORT: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
-/// Request builder for `IdentityClient::delete_identity_ethernet_port` (Delete identity Ethernet port).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteIdentityEthernetPort<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteIdentityEthernetPort<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static UPDATE_IDENTITY_VENUE_ETHERNET_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_identity_venue_ethernet_ports",
     method: ruckus_one_runtime::Method::Put,
@@ -5739,82 +5300,6 @@ static UPDATE_IDENTITY_VENUE_ETHERNET_PORTS: ruckus_one_runtime::internal::Opera
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
-/// Representations offered by `update_identity_venue_ethernet_ports`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateIdentityVenueEthernetPortsVersion = super::versions::V1OrJson;
-/// Request builder for `IdentityClient::update_identity_venue_ethernet_ports` (Update identity Ethernet ports in venue).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateIdentityVenueEthernetPorts<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateIdentityVenueEthernetPorts<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateIdentityVenueEthernetPortsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static IMPORT_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "import_identities",
     method: ruckus_one_runtime::Method::Post,
@@ -5829,39 +5314,6 @@ static IMPORT_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_r
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
-/// Request builder for `IdentityClient::import_identities` (Import identities from CSV).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ImportIdentities<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ImportIdentities<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static EXPORT_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_identities",
     method: ruckus_one_runtime::Method::Post,
@@ -5988,52 +5440,6 @@ static CREATE_POLICY_SET_EVALUATION_REPORT: ruckus_one_runtime::internal::Operat
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_POLICY,
 };
-/// Representations offered by `create_policy_set_evaluation_report`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreatePolicySetEvaluationReportVersion = super::versions::V1OrJson;
-/// Request builder for `IdentityClient::create_policy_set_evaluation_report` (Create policy set evaluation report).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreatePolicySetEvaluationReport<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreatePolicySetEvaluationReport<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreatePolicySetEvaluationReportVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, EvaluationReport> {
-        self.req.send_json()
-    }
-}
 static LIST_POLICY_SETS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_policy_sets",
     method: ruckus_one_runtime::Method::Get,
@@ -6048,39 +5454,6 @@ static LIST_POLICY_SETS: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
 };
-/// Request builder for `IdentityClient::list_policy_sets` (List policy sets).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListPolicySets<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListPolicySets<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_POLICY_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_policy_templates",
     method: ruckus_one_runtime::Method::Get,
@@ -6095,39 +5468,6 @@ static LIST_POLICY_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
 };
-/// Request builder for `IdentityClient::list_policy_templates` (List policy templates).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListPolicyTemplates<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListPolicyTemplates<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_POLICY_TEMPLATE_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_policy_template_policies",
     method: ruckus_one_runtime::Method::Get,
@@ -6142,39 +5482,6 @@ static LIST_POLICY_TEMPLATE_POLICIES: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
 };
-/// Request builder for `IdentityClient::list_policy_template_policies` (List policy template policies).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListPolicyTemplatePolicies<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListPolicyTemplatePolicies<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static EXPORT_GROUPS_CSV: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_groups_csv",
     method: ruckus_one_runtime::Method::Post,
@@ -6193,13 +5500,6 @@ static EXPORT_GROUPS_CSV: ruckus_one_runtime::internal::Operation = ruckus_one_r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
 };
-/// Representations offered by `export_groups_csv`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `text/csv`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `text/csv`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ExportGroupsCsvVersion = super::versions::V1OrJson;
 /// Request builder for `IdentityClient::export_groups_csv` (Export groups csv).
 ///
 /// Optional parameters: [`timezone`](Self::timezone), [`date_format`](Self::date_format).
@@ -6232,9 +5532,9 @@ impl<'a> ExportGroupsCsv<'a> {
         self.req.query("date-format", &date_format);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: ExportGroupsCsvVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -6274,52 +5574,6 @@ static QUERY_EXTERNAL_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
 };
-/// Representations offered by `query_external_identity`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryExternalIdentityVersion = super::versions::V1OrJson;
-/// Request builder for `IdentityClient::query_external_identity` (Query external identity).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct QueryExternalIdentity<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> QueryExternalIdentity<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: QueryExternalIdentityVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PageExternalIdentity> {
-        self.req.send_json()
-    }
-}
 static LIST_ALL_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_all_identities",
     method: ruckus_one_runtime::Method::Get,
@@ -6338,52 +5592,6 @@ static LIST_ALL_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
 };
-/// Representations offered by `list_all_identities`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListAllIdentitiesVersion = super::versions::V1OrJson;
-/// Request builder for `IdentityClient::list_all_identities` (List all identities).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListAllIdentities<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListAllIdentities<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ListAllIdentitiesVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PageIdentity> {
-        self.req.send_json()
-    }
-}
 static ALLOCATE_IDENTITY_VNI: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "allocate_identity_vni",
     method: ruckus_one_runtime::Method::Delete,
@@ -6402,49 +5610,3 @@ static ALLOCATE_IDENTITY_VNI: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
-/// Representations offered by `allocate_identity_vni`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type AllocateIdentityVniVersion = super::versions::V1OrJson;
-/// Request builder for `IdentityClient::allocate_identity_vni` (Allocate identity vni).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AllocateIdentityVni<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> AllocateIdentityVni<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: AllocateIdentityVniVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}

@@ -2127,7 +2127,9 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Path parameter `id`: Identifier of the identity group.
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AddMacRegistrationPoolToIdentityGroup::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/identityGroups/{id}/macRegistrationPools/{poolId}")]
@@ -2137,15 +2139,20 @@ impl<'a> MacRegistrationsClient<'a> {
         &self,
         id: &str,
         pool_id: &str,
-    ) -> AddMacRegistrationPoolToIdentityGroup<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_MAC_REGISTRATION_POOL_TO_IDENTITY_GROUP,
             &[id, pool_id],
         );
-        AddMacRegistrationPoolToIdentityGroup {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Create MAC registration pool in identity group.
     ///
@@ -2156,7 +2163,9 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Path parameter `identityGroupId`: Identifier of the identity group.
     /// - Request body (json, required): `MacRegistrationPool`
     /// - Response 202: `AsyncResult` (Accepted; pool creation is in progress.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateIdentityGroupMacRegistrationPool::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     ///
@@ -2169,16 +2178,21 @@ impl<'a> MacRegistrationsClient<'a> {
         &self,
         identity_group_id: &str,
         body: &MacRegistrationPool,
-    ) -> CreateIdentityGroupMacRegistrationPool<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_IDENTITY_GROUP_MAC_REGISTRATION_POOL,
             &[identity_group_id],
         );
         req.json(body);
-        CreateIdentityGroupMacRegistrationPool {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// List MAC registration pools.
     ///
@@ -2190,7 +2204,9 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Query parameter `size` (`integer`, builder method `size`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Response 200: `MacRegistrationPoolPage`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListMacRegistrationPools::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/macRegistrationPools")]
@@ -2224,14 +2240,17 @@ impl<'a> MacRegistrationsClient<'a> {
     pub fn create_mac_registration_pool(
         &self,
         body: &MacRegistrationPool,
-    ) -> CreateMacRegistrationPool<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<OperationResponse, super::activities::Activity>,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_MAC_REGISTRATION_POOL,
             &[],
         );
         req.json(body);
-        CreateMacRegistrationPool { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Create MAC registration pool (v1).
     ///
@@ -2241,7 +2260,9 @@ impl<'a> MacRegistrationsClient<'a> {
     ///
     /// - Request body (json, required): `MacRegistrationPool`
     /// - Response 201: `Pool` (Created; the body is the pool (v1 and plain JSON).)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateMacRegistrationPoolV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     ///
     /// Notes:
@@ -2252,14 +2273,14 @@ impl<'a> MacRegistrationsClient<'a> {
     pub fn create_mac_registration_pool_v1(
         &self,
         body: &MacRegistrationPool,
-    ) -> CreateMacRegistrationPoolV1<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Pool, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_MAC_REGISTRATION_POOL_V1,
             &[],
         );
         req.json(body);
-        CreateMacRegistrationPoolV1 { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get MAC registration pool.
     ///
@@ -2269,20 +2290,25 @@ impl<'a> MacRegistrationsClient<'a> {
     ///
     /// - Path parameter `id`: Identifier of the MAC registration pool.
     /// - Response 200: `MacRegistrationPool`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetMacRegistrationPool::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (mac_registration_api-0.0.1.yaml getPoolById).
     #[doc(alias = "/macRegistrationPools/{id}")]
     #[doc(alias = "GET /macRegistrationPools/{id}")]
     #[doc(alias = "getPoolById")]
     #[inline]
-    pub fn get_mac_registration_pool(&self, id: &str) -> GetMacRegistrationPool<'a> {
+    pub fn get_mac_registration_pool(
+        &self,
+        id: &str,
+    ) -> ruckus_one_runtime::Call<'a, MacRegistrationPool, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_MAC_REGISTRATION_POOL,
             &[id],
         );
-        GetMacRegistrationPool { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete MAC registration pool.
     ///
@@ -2306,13 +2332,16 @@ impl<'a> MacRegistrationsClient<'a> {
     pub fn delete_mac_registration_pool(
         &self,
         id: &str,
-    ) -> DeleteMacRegistrationPool<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<OperationResponse, super::activities::Activity>,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_MAC_REGISTRATION_POOL,
             &[id],
         );
-        DeleteMacRegistrationPool { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete MAC registration pool (v1).
     ///
@@ -2322,7 +2351,9 @@ impl<'a> MacRegistrationsClient<'a> {
     ///
     /// - Path parameter `id`: Identifier of the MAC registration pool.
     /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteMacRegistrationPoolV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (mac_registration_api-0.0.1.yaml deletePool_1).
     ///
@@ -2335,13 +2366,13 @@ impl<'a> MacRegistrationsClient<'a> {
     pub fn delete_mac_registration_pool_v1(
         &self,
         id: &str,
-    ) -> DeleteMacRegistrationPoolV1<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_MAC_REGISTRATION_POOL_V1,
             &[id],
         );
-        DeleteMacRegistrationPoolV1 { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query MAC registration pools.
     ///
@@ -2354,7 +2385,9 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Request body (json, required): `MacRegistrationSearch`
     /// - Response 200: `MacRegistrationPoolPage`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryMacRegistrationPools::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/macRegistrationPools/query")]
@@ -2383,7 +2416,9 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Query parameter `size` (`integer`, builder method `size`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Response 200: `MacRegistrationPage`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListMacRegistrations::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations")]
@@ -2419,14 +2454,17 @@ impl<'a> MacRegistrationsClient<'a> {
         &self,
         pool_id: &str,
         body: &MacRegistration,
-    ) -> CreateMacRegistration<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<OperationResponse, super::activities::Activity>,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_MAC_REGISTRATION,
             &[pool_id],
         );
         req.json(body);
-        CreateMacRegistration { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Create MAC registration (v1).
     ///
@@ -2437,7 +2475,9 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
     /// - Request body (json, required): `MacRegistration`
     /// - Response 201: `Registration` (Created; the body is the registration (v1 and plain JSON).)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateMacRegistrationV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     ///
     /// Notes:
@@ -2449,14 +2489,14 @@ impl<'a> MacRegistrationsClient<'a> {
         &self,
         pool_id: &str,
         body: &MacRegistration,
-    ) -> CreateMacRegistrationV1<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Registration, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_MAC_REGISTRATION_V1,
             &[pool_id],
         );
         req.json(body);
-        CreateMacRegistrationV1 { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete MAC registrations.
     ///
@@ -2481,14 +2521,17 @@ impl<'a> MacRegistrationsClient<'a> {
         &self,
         pool_id: &str,
         body: &Vec<String>,
-    ) -> DeleteMacRegistrations<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<OperationResponse, super::activities::Activity>,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_MAC_REGISTRATIONS,
             &[pool_id],
         );
         req.json(body);
-        DeleteMacRegistrations { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete MAC registrations (v1).
     ///
@@ -2499,7 +2542,9 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
     /// - Request body (json, required): `array<string>`
     /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteMacRegistrationsV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     ///
     /// Notes:
@@ -2512,14 +2557,14 @@ impl<'a> MacRegistrationsClient<'a> {
         &self,
         pool_id: &str,
         body: &Vec<String>,
-    ) -> DeleteMacRegistrationsV1<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_MAC_REGISTRATIONS_V1,
             &[pool_id],
         );
         req.json(body);
-        DeleteMacRegistrationsV1 { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get MAC registration.
     ///
@@ -2530,7 +2575,9 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
     /// - Path parameter `id`: Identifier of the registration.
     /// - Response 200: `MacRegistration`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetMacRegistration::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (mac_registration_api-0.0.1.yaml getRegistrationById).
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations/{id}")]
@@ -2541,13 +2588,13 @@ impl<'a> MacRegistrationsClient<'a> {
         &self,
         pool_id: &str,
         id: &str,
-    ) -> GetMacRegistration<'a> {
+    ) -> ruckus_one_runtime::Call<'a, MacRegistration, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_MAC_REGISTRATION,
             &[pool_id, id],
         );
-        GetMacRegistration { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete MAC registration.
     ///
@@ -2573,13 +2620,16 @@ impl<'a> MacRegistrationsClient<'a> {
         &self,
         pool_id: &str,
         id: &str,
-    ) -> DeleteMacRegistration<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<OperationResponse, super::activities::Activity>,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_MAC_REGISTRATION,
             &[pool_id, id],
         );
-        DeleteMacRegistration { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete MAC registration (v1).
     ///
@@ -2590,7 +2640,9 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
     /// - Path parameter `id`: Identifier of the registration.
     /// - Response 200: `Registration`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteMacRegistrationV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (mac_registration_api-0.0.1.yaml deleteRegistration_1).
     ///
@@ -2604,13 +2656,13 @@ impl<'a> MacRegistrationsClient<'a> {
         &self,
         pool_id: &str,
         id: &str,
-    ) -> DeleteMacRegistrationV1<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Registration, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_MAC_REGISTRATION_V1,
             &[pool_id, id],
         );
-        DeleteMacRegistrationV1 { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query MAC registrations.
     ///
@@ -2624,7 +2676,9 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Request body (json, required): `MacRegistrationSearch`
     /// - Response 200: `MacRegistrationPage`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryMacRegistrations::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/macRegistrationPools/{poolId}/registrations/query")]
@@ -2652,7 +2706,9 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Path parameter `id`: Identifier of the MAC registration pool.
     /// - Path parameter `policySetId`: Identifier of the policy set.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AddPolicySetToMacRegistrationPool::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/macRegistrationPools/{id}/policySets/{policySetId}")]
@@ -2662,15 +2718,20 @@ impl<'a> MacRegistrationsClient<'a> {
         &self,
         id: &str,
         policy_set_id: &str,
-    ) -> AddPolicySetToMacRegistrationPool<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_POLICY_SET_TO_MAC_REGISTRATION_POOL,
             &[id, policy_set_id],
         );
-        AddPolicySetToMacRegistrationPool {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Remove policy set from MAC registration pool.
     ///
@@ -2681,7 +2742,9 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Path parameter `id`: Identifier of the MAC registration pool.
     /// - Path parameter `policySetId`: Identifier of the policy set.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `RemovePolicySetFromMacRegistrationPool::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/macRegistrationPools/{id}/policySets/{policySetId}")]
@@ -2691,15 +2754,20 @@ impl<'a> MacRegistrationsClient<'a> {
         &self,
         id: &str,
         policy_set_id: &str,
-    ) -> RemovePolicySetFromMacRegistrationPool<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_POLICY_SET_FROM_MAC_REGISTRATION_POOL,
             &[id, policy_set_id],
         );
-        RemovePolicySetFromMacRegistrationPool {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// List MAC registration pools of a network.
     ///
@@ -2709,7 +2777,9 @@ impl<'a> MacRegistrationsClient<'a> {
     ///
     /// - Path parameter `networkId`: Identifier of the Wi-Fi network.
     /// - Response 200: `NetworkPoolPage` (A page of the network's MAC registration pools (the description gives this page as the 404 answer and one pool as the 200 answer).)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListWifiNetworkMacRegistrationPools::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     #[doc(alias = "/wifiNetworks/{networkId}/macRegistrationPools")]
     #[doc(alias = "GET /wifiNetworks/{networkId}/macRegistrationPools")]
@@ -2717,15 +2787,13 @@ impl<'a> MacRegistrationsClient<'a> {
     pub fn list_wifi_network_mac_registration_pools(
         &self,
         network_id: &str,
-    ) -> ListWifiNetworkMacRegistrationPools<'a> {
+    ) -> ruckus_one_runtime::Call<'a, NetworkPoolPage, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_WIFI_NETWORK_MAC_REGISTRATION_POOLS,
             &[network_id],
         );
-        ListWifiNetworkMacRegistrationPools {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Import registrations.
     ///
@@ -2737,7 +2805,10 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Request body (multipart, optional, builder method `body`): multipart form with parts `file`
     /// - Response 201: `array<Registration>`
     /// - Response 202: `array<Registration>`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ImportRegistrations::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `multipart/form-data`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data`
+    ///   - `Json`: Accept `application/json`, Content-Type `multipart/form-data`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (mac_registration_api-0.0.1.yaml importRegistrations_1).
@@ -2764,7 +2835,10 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Request body (json, required): `Registration`
     /// - Response 200: `Registration`
     /// - Response 202: `Registration`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateRegistration::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (mac_registration_api-0.0.1.yaml updateRegistration_1).
@@ -2777,14 +2851,18 @@ impl<'a> MacRegistrationsClient<'a> {
         pool_id: &str,
         id: &str,
         body: &Registration,
-    ) -> UpdateRegistration<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<Registration, super::activities::Activity>,
+        super::versions::V1_1OrV1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_REGISTRATION,
             &[pool_id, id],
         );
         req.json(body);
-        UpdateRegistration { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Update pool.
     ///
@@ -2796,7 +2874,10 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Request body (json, required): `Pool`
     /// - Response 200: `Pool`
     /// - Response 202: `Pool`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdatePool::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (mac_registration_api-0.0.1.yaml updatePool_1).
@@ -2804,14 +2885,22 @@ impl<'a> MacRegistrationsClient<'a> {
     #[doc(alias = "PATCH /macRegistrationPools/{id}")]
     #[doc(alias = "updatePool_1")]
     #[inline]
-    pub fn update_pool(&self, id: &str, body: &Pool) -> UpdatePool<'a> {
+    pub fn update_pool(
+        &self,
+        id: &str,
+        body: &Pool,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<Pool, super::activities::Activity>,
+        super::versions::V1_1OrV1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_POOL,
             &[id],
         );
         req.json(body);
-        UpdatePool { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
 }
 static ADD_MAC_REGISTRATION_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -2832,85 +2921,6 @@ static ADD_MAC_REGISTRATION_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::internal
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
 };
-/// Representations offered by `add_mac_registration_pool_to_identity_group`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type AddMacRegistrationPoolToIdentityGroupVersion = super::versions::V1OrJson;
-/// Request builder for `MacRegistrationsClient::add_mac_registration_pool_to_identity_group` (Add MAC registration pool to identity group).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AddMacRegistrationPoolToIdentityGroup<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> AddMacRegistrationPoolToIdentityGroup<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: AddMacRegistrationPoolToIdentityGroupVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static CREATE_IDENTITY_GROUP_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_identity_group_mac_registration_pool",
     method: ruckus_one_runtime::Method::Post,
@@ -2929,85 +2939,6 @@ static CREATE_IDENTITY_GROUP_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
-/// Representations offered by `create_identity_group_mac_registration_pool`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateIdentityGroupMacRegistrationPoolVersion = super::versions::V1OrJson;
-/// Request builder for `MacRegistrationsClient::create_identity_group_mac_registration_pool` (Create MAC registration pool in identity group).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateIdentityGroupMacRegistrationPool<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateIdentityGroupMacRegistrationPool<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: CreateIdentityGroupMacRegistrationPoolVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static LIST_MAC_REGISTRATION_POOLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_mac_registration_pools",
     method: ruckus_one_runtime::Method::Get,
@@ -3026,13 +2957,6 @@ static LIST_MAC_REGISTRATION_POOLS: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
-/// Representations offered by `list_mac_registration_pools`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListMacRegistrationPoolsVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::list_mac_registration_pools` (List MAC registration pools).
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
@@ -3076,9 +3000,9 @@ impl<'a> ListMacRegistrationPools<'a> {
         self.req.query("sort", &sort);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: ListMacRegistrationPoolsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3133,63 +3057,6 @@ static CREATE_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
-/// Request builder for `MacRegistrationsClient::create_mac_registration_pool` (Create MAC registration pool).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateMacRegistrationPool<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateMacRegistrationPool<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<OperationResponse, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<OperationResponse, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static CREATE_MAC_REGISTRATION_POOL_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_mac_registration_pool_v1",
     method: ruckus_one_runtime::Method::Post,
@@ -3208,52 +3075,6 @@ static CREATE_MAC_REGISTRATION_POOL_V1: ruckus_one_runtime::internal::Operation 
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
-/// Representations offered by `create_mac_registration_pool_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateMacRegistrationPoolV1Version = super::versions::V1OrJson;
-/// Request builder for `MacRegistrationsClient::create_mac_registration_pool_v1` (Create MAC registration pool (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateMacRegistrationPoolV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateMacRegistrationPoolV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateMacRegistrationPoolV1Version) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `201` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Pool> {
-        self.req.send_json()
-    }
-}
 static GET_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_mac_registration_pool",
     method: ruckus_one_runtime::Method::Get,
@@ -3272,52 +3093,6 @@ static GET_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = ruck
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
-/// Representations offered by `get_mac_registration_pool`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetMacRegistrationPoolVersion = super::versions::V1OrJson;
-/// Request builder for `MacRegistrationsClient::get_mac_registration_pool` (Get MAC registration pool).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetMacRegistrationPool<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetMacRegistrationPool<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetMacRegistrationPoolVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, MacRegistrationPool> {
-        self.req.send_json()
-    }
-}
 static DELETE_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_mac_registration_pool",
     method: ruckus_one_runtime::Method::Delete,
@@ -3332,63 +3107,6 @@ static DELETE_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
-/// Request builder for `MacRegistrationsClient::delete_mac_registration_pool` (Delete MAC registration pool).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteMacRegistrationPool<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteMacRegistrationPool<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<OperationResponse, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<OperationResponse, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DELETE_MAC_REGISTRATION_POOL_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_mac_registration_pool_v1",
     method: ruckus_one_runtime::Method::Delete,
@@ -3407,52 +3125,6 @@ static DELETE_MAC_REGISTRATION_POOL_V1: ruckus_one_runtime::internal::Operation 
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
-/// Representations offered by `delete_mac_registration_pool_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteMacRegistrationPoolV1Version = super::versions::V1OrJson;
-/// Request builder for `MacRegistrationsClient::delete_mac_registration_pool_v1` (Delete MAC registration pool (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteMacRegistrationPoolV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteMacRegistrationPoolV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteMacRegistrationPoolV1Version) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static QUERY_MAC_REGISTRATION_POOLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_mac_registration_pools",
     method: ruckus_one_runtime::Method::Post,
@@ -3471,13 +3143,6 @@ static QUERY_MAC_REGISTRATION_POOLS: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
-/// Representations offered by `query_mac_registration_pools`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryMacRegistrationPoolsVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::query_mac_registration_pools` (Query MAC registration pools).
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
@@ -3521,9 +3186,9 @@ impl<'a> QueryMacRegistrationPools<'a> {
         self.req.query("sort", &sort);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryMacRegistrationPoolsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3582,13 +3247,6 @@ static LIST_MAC_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
-/// Representations offered by `list_mac_registrations`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListMacRegistrationsVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::list_mac_registrations` (List MAC registrations).
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
@@ -3632,9 +3290,9 @@ impl<'a> ListMacRegistrations<'a> {
         self.req.query("sort", &sort);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: ListMacRegistrationsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3689,63 +3347,6 @@ static CREATE_MAC_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
-/// Request builder for `MacRegistrationsClient::create_mac_registration` (Create MAC registration).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateMacRegistration<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateMacRegistration<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<OperationResponse, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<OperationResponse, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static CREATE_MAC_REGISTRATION_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_mac_registration_v1",
     method: ruckus_one_runtime::Method::Post,
@@ -3764,52 +3365,6 @@ static CREATE_MAC_REGISTRATION_V1: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
-/// Representations offered by `create_mac_registration_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateMacRegistrationV1Version = super::versions::V1OrJson;
-/// Request builder for `MacRegistrationsClient::create_mac_registration_v1` (Create MAC registration (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateMacRegistrationV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateMacRegistrationV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateMacRegistrationV1Version) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `201` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Registration> {
-        self.req.send_json()
-    }
-}
 static DELETE_MAC_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_mac_registrations",
     method: ruckus_one_runtime::Method::Delete,
@@ -3824,63 +3379,6 @@ static DELETE_MAC_REGISTRATIONS: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
-/// Request builder for `MacRegistrationsClient::delete_mac_registrations` (Delete MAC registrations).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteMacRegistrations<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteMacRegistrations<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<OperationResponse, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<OperationResponse, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DELETE_MAC_REGISTRATIONS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_mac_registrations_v1",
     method: ruckus_one_runtime::Method::Delete,
@@ -3899,52 +3397,6 @@ static DELETE_MAC_REGISTRATIONS_V1: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
-/// Representations offered by `delete_mac_registrations_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteMacRegistrationsV1Version = super::versions::V1OrJson;
-/// Request builder for `MacRegistrationsClient::delete_mac_registrations_v1` (Delete MAC registrations (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteMacRegistrationsV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteMacRegistrationsV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteMacRegistrationsV1Version) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static GET_MAC_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_mac_registration",
     method: ruckus_one_runtime::Method::Get,
@@ -3963,52 +3415,6 @@ static GET_MAC_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
-/// Representations offered by `get_mac_registration`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetMacRegistrationVersion = super::versions::V1OrJson;
-/// Request builder for `MacRegistrationsClient::get_mac_registration` (Get MAC registration).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetMacRegistration<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetMacRegistration<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetMacRegistrationVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, MacRegistration> {
-        self.req.send_json()
-    }
-}
 static DELETE_MAC_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_mac_registration",
     method: ruckus_one_runtime::Method::Delete,
@@ -4023,63 +3429,6 @@ static DELETE_MAC_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
-/// Request builder for `MacRegistrationsClient::delete_mac_registration` (Delete MAC registration).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteMacRegistration<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteMacRegistration<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<OperationResponse, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<OperationResponse, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DELETE_MAC_REGISTRATION_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_mac_registration_v1",
     method: ruckus_one_runtime::Method::Delete,
@@ -4098,52 +3447,6 @@ static DELETE_MAC_REGISTRATION_V1: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
-/// Representations offered by `delete_mac_registration_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteMacRegistrationV1Version = super::versions::V1OrJson;
-/// Request builder for `MacRegistrationsClient::delete_mac_registration_v1` (Delete MAC registration (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteMacRegistrationV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteMacRegistrationV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteMacRegistrationV1Version) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Registration> {
-        self.req.send_json()
-    }
-}
 static QUERY_MAC_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_mac_registrations",
     method: ruckus_one_runtime::Method::Post,
@@ -4162,13 +3465,6 @@ static QUERY_MAC_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
-/// Representations offered by `query_mac_registrations`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryMacRegistrationsVersion = super::versions::V1OrJson;
 /// Request builder for `MacRegistrationsClient::query_mac_registrations` (Query MAC registrations).
 ///
 /// Optional parameters: [`page`](Self::page), [`size`](Self::size), [`sort`](Self::sort).
@@ -4212,9 +3508,9 @@ impl<'a> QueryMacRegistrations<'a> {
         self.req.query("sort", &sort);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryMacRegistrationsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4273,82 +3569,6 @@ static ADD_POLICY_SET_TO_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Op
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
-/// Representations offered by `add_policy_set_to_mac_registration_pool`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type AddPolicySetToMacRegistrationPoolVersion = super::versions::V1OrJson;
-/// Request builder for `MacRegistrationsClient::add_policy_set_to_mac_registration_pool` (Add policy set to MAC registration pool).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AddPolicySetToMacRegistrationPool<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> AddPolicySetToMacRegistrationPool<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: AddPolicySetToMacRegistrationPoolVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static REMOVE_POLICY_SET_FROM_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_policy_set_from_mac_registration_pool",
     method: ruckus_one_runtime::Method::Delete,
@@ -4367,85 +3587,6 @@ static REMOVE_POLICY_SET_FROM_MAC_REGISTRATION_POOL: ruckus_one_runtime::interna
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
-/// Representations offered by `remove_policy_set_from_mac_registration_pool`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type RemovePolicySetFromMacRegistrationPoolVersion = super::versions::V1OrJson;
-/// Request builder for `MacRegistrationsClient::remove_policy_set_from_mac_registration_pool` (Remove policy set from MAC registration pool).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct RemovePolicySetFromMacRegistrationPool<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> RemovePolicySetFromMacRegistrationPool<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: RemovePolicySetFromMacRegistrationPoolVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static LIST_WIFI_NETWORK_MAC_REGISTRATION_POOLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_wifi_network_mac_registration_pools",
     method: ruckus_one_runtime::Method::Get,
@@ -4464,55 +3605,6 @@ static LIST_WIFI_NETWORK_MAC_REGISTRATION_POOLS: ruckus_one_runtime::internal::O
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
-/// Representations offered by `list_wifi_network_mac_registration_pools`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListWifiNetworkMacRegistrationPoolsVersion = super::versions::V1OrJson;
-/// Request builder for `MacRegistrationsClient::list_wifi_network_mac_registration_pools` (List MAC registration pools of a network).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListWifiNetworkMacRegistrationPools<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListWifiNetworkMacRegistrationPools<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: ListWifiNetworkMacRegistrationPoolsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, NetworkPoolPage> {
-        self.req.send_json()
-    }
-}
 static IMPORT_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "import_registrations",
     method: ruckus_one_runtime::Method::Post,
@@ -4535,14 +3627,6 @@ static IMPORT_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
-/// Representations offered by `import_registrations`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `multipart/form-data` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `multipart/form-data`
-///
-/// Choose one with the builder's `version` method.
-pub type ImportRegistrationsVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `MacRegistrationsClient::import_registrations` (Import registrations).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -4565,9 +3649,9 @@ impl<'a> ImportRegistrations<'a> {
         self.req.multipart(body);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: ImportRegistrationsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1_1OrV1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4635,77 +3719,6 @@ static UPDATE_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
-/// Representations offered by `update_registration`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateRegistrationVersion = super::versions::V1_1OrV1OrJson;
-/// Request builder for `MacRegistrationsClient::update_registration` (Update registration).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateRegistration<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateRegistration<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateRegistrationVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<Registration, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<Registration, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static UPDATE_POOL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_pool",
     method: ruckus_one_runtime::Method::Patch,
@@ -4728,74 +3741,3 @@ static UPDATE_POOL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
 };
-/// Representations offered by `update_pool`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdatePoolVersion = super::versions::V1_1OrV1OrJson;
-/// Request builder for `MacRegistrationsClient::update_pool` (Update pool).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdatePool<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdatePool<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdatePoolVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<Pool, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<Pool, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}

@@ -1122,13 +1122,13 @@ impl<'a> MessageTemplatesClient<'a> {
         &self,
         template_scope_id: &str,
         generic_template_id: &str,
-    ) -> MsgTemplateGetTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Template> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &MSG_TEMPLATE_GET_TEMPLATE,
             &[template_scope_id, generic_template_id],
         );
-        MsgTemplateGetTemplate { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Msg template get all registrations.
     ///
@@ -1182,13 +1182,13 @@ impl<'a> MessageTemplatesClient<'a> {
         &self,
         template_scope_id: &str,
         registration_id: &str,
-    ) -> MsgTemplateGetRegistration<'a> {
+    ) -> ruckus_one_runtime::Call<'a, MessageRegistration> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &MSG_TEMPLATE_GET_REGISTRATION,
             &[template_scope_id, registration_id],
         );
-        MsgTemplateGetRegistration { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
 }
 static MSG_TEMPLATE_GET_ALL_TEMPLATE_SCOPES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -1631,39 +1631,6 @@ static MSG_TEMPLATE_GET_TEMPLATE: ruckus_one_runtime::internal::Operation = ruck
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MESSAGE_TEMPLATES,
 };
-/// Request builder for `MessageTemplatesClient::msg_template_get_template` (Msg template get template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct MsgTemplateGetTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> MsgTemplateGetTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Template> {
-        self.req.send_json()
-    }
-}
 static MSG_TEMPLATE_GET_ALL_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "msg_template_get_all_registrations",
     method: ruckus_one_runtime::Method::Get,
@@ -1771,36 +1738,3 @@ static MSG_TEMPLATE_GET_REGISTRATION: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MESSAGE_TEMPLATES,
 };
-/// Request builder for `MessageTemplatesClient::msg_template_get_registration` (Msg template get registration).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct MsgTemplateGetRegistration<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> MsgTemplateGetRegistration<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, MessageRegistration> {
-        self.req.send_json()
-    }
-}

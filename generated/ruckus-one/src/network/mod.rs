@@ -780,8 +780,8 @@ pub static API: ruckus_one_runtime::internal::Api = ruckus_one_runtime::internal
     }),
 };
 /// Representations (versions) an operation can send and accept, shared by the
-/// operations that offer the same ones. Each operation's `...Version` alias (for
-/// example the one its builder's `version` method takes) lists its media types.
+/// operations that offer the same ones: a builder's `version` method takes one. Each
+/// operation's documentation lists the media types of its versions.
 pub mod versions {
     /// A choice among `json`, `json`; the first is the default.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -793,6 +793,12 @@ pub mod versions {
         /// `json`
         Json_2,
     }
+    impl ruckus_one_runtime::Representation for JsonOrJson_2 {
+        #[inline]
+        fn index(self) -> usize {
+            self as usize
+        }
+    }
     /// A choice among `json`, `v1.1`; the first is the default.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
     #[allow(non_camel_case_types)]
@@ -803,6 +809,12 @@ pub mod versions {
         /// `v1.1`
         V1_1,
     }
+    impl ruckus_one_runtime::Representation for JsonOrV1_1 {
+        #[inline]
+        fn index(self) -> usize {
+            self as usize
+        }
+    }
     /// A choice among `v1`, `json`; the first is the default.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
     #[allow(non_camel_case_types)]
@@ -812,6 +824,12 @@ pub mod versions {
         V1,
         /// `json`
         Json,
+    }
+    impl ruckus_one_runtime::Representation for V1OrJson {
+        #[inline]
+        fn index(self) -> usize {
+            self as usize
+        }
     }
     /// A choice among `v1`, `v1`, `json`; the first is the default.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -825,6 +843,12 @@ pub mod versions {
         /// `json`
         Json,
     }
+    impl ruckus_one_runtime::Representation for V1OrV1_2OrJson {
+        #[inline]
+        fn index(self) -> usize {
+            self as usize
+        }
+    }
     /// A choice among `v1.1`, `json`; the first is the default.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
     #[allow(non_camel_case_types)]
@@ -834,6 +858,12 @@ pub mod versions {
         V1_1,
         /// `json`
         Json,
+    }
+    impl ruckus_one_runtime::Representation for V1_1OrJson {
+        #[inline]
+        fn index(self) -> usize {
+            self as usize
+        }
     }
     /// A choice among `v1.1`, `v1`, `json`; the first is the default.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -847,6 +877,12 @@ pub mod versions {
         /// `json`
         Json,
     }
+    impl ruckus_one_runtime::Representation for V1_1OrV1OrJson {
+        #[inline]
+        fn index(self) -> usize {
+            self as usize
+        }
+    }
     /// A choice among `v2`, `v1.1`, `json`; the first is the default.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
     #[allow(non_camel_case_types)]
@@ -858,6 +894,12 @@ pub mod versions {
         V1_1,
         /// `json`
         Json,
+    }
+    impl ruckus_one_runtime::Representation for V2OrV1_1OrJson {
+        #[inline]
+        fn index(self) -> usize {
+            self as usize
+        }
     }
     /// A choice among `v2`, `v1.1`, `v1`, `json`; the first is the default.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -872,6 +914,12 @@ pub mod versions {
         V1,
         /// `json`
         Json,
+    }
+    impl ruckus_one_runtime::Representation for V2OrV1_1OrV1OrJson {
+        #[inline]
+        fn index(self) -> usize {
+            self as usize
+        }
     }
 }
 /// Operations of the Network management API, borrowed from a `Client`.

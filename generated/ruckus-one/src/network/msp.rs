@@ -3421,7 +3421,9 @@ impl<'a> MspClient<'a> {
     /// - Query parameter `delegation` (`string`, builder method `delegation`)
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `QueryResponseMspEc` (A page of end-customer tenants.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryMspEcs::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml queryMSP-ECs).
     #[doc(alias = "/mspecs/query")]
@@ -3442,18 +3444,22 @@ impl<'a> MspClient<'a> {
     /// `GET /brandings` on the `network` API.
     ///
     /// - Response 200: `MspView`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListBrandings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/brandings")]
     #[doc(alias = "GET /brandings")]
     #[inline]
-    pub fn list_brandings(&self) -> ListBrandings<'a> {
+    pub fn list_brandings(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, MspView, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_BRANDINGS,
             &[],
         );
-        ListBrandings { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update brandings.
     ///
@@ -3461,20 +3467,32 @@ impl<'a> MspClient<'a> {
     ///
     /// - Request body (json, required): `UpdateMspRequest`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateBrandings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/brandings")]
     #[doc(alias = "PUT /brandings")]
     #[inline]
-    pub fn update_brandings(&self, body: &UpdateMspRequest) -> UpdateBrandings<'a> {
+    pub fn update_brandings(
+        &self,
+        body: &UpdateMspRequest,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_BRANDINGS,
             &[],
         );
         req.json(body);
-        UpdateBrandings { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Create branding.
     ///
@@ -3482,20 +3500,32 @@ impl<'a> MspClient<'a> {
     ///
     /// - Request body (json, required): `UpdateMspRequest`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateBranding::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/brandings")]
     #[doc(alias = "POST /brandings")]
     #[inline]
-    pub fn create_branding(&self, body: &UpdateMspRequest) -> CreateBranding<'a> {
+    pub fn create_branding(
+        &self,
+        body: &UpdateMspRequest,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_BRANDING,
             &[],
         );
         req.json(body);
-        CreateBranding { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Upload logo file.
     ///
@@ -3503,7 +3533,9 @@ impl<'a> MspClient<'a> {
     ///
     /// - Request body (json, required): `UpdateMspRequest`
     /// - Response 200: `ResponseBo`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateLogoFile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Errors: `msp` error body family, returned as `Error::Api`
     ///
     /// Notes:
@@ -3511,14 +3543,21 @@ impl<'a> MspClient<'a> {
     #[doc(alias = "/logoFiles")]
     #[doc(alias = "POST /logoFiles")]
     #[inline]
-    pub fn create_logo_file(&self, body: &UpdateMspRequest) -> CreateLogoFile<'a> {
+    pub fn create_logo_file(
+        &self,
+        body: &UpdateMspRequest,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::ResponseBo,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_LOGO_FILE,
             &[],
         );
         req.json(body);
-        CreateLogoFile { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Download logo file.
     ///
@@ -3527,7 +3566,9 @@ impl<'a> MspClient<'a> {
     /// - Path parameter `fileId`: Identifier of the logo file.
     /// - Request body (json, optional, builder method `body`): `UpdateMspRequest`
     /// - Response 200: `ResponseBo`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetLogoFile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/logoFiles/{fileId}")]
     #[doc(alias = "GET /logoFiles/{fileId}")]
@@ -3547,7 +3588,9 @@ impl<'a> MspClient<'a> {
     /// - Path parameter `mspTenantId`: Identifier of the managed-service-provider tenant.
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `*/*` text (The CSV export.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ExportMspEcInventoriesCsv::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `*/*`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `*/*`, Content-Type `application/json`
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -3559,14 +3602,14 @@ impl<'a> MspClient<'a> {
         &self,
         msp_tenant_id: &str,
         body: &super::common::QueryRequest,
-    ) -> ExportMspEcInventoriesCsv<'a> {
+    ) -> ruckus_one_runtime::Call<'a, String, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &EXPORT_MSP_EC_INVENTORIES_CSV,
             &[msp_tenant_id],
         );
         req.json(body);
-        ExportMspEcInventoriesCsv { req }
+        req.call(ruckus_one_runtime::internal::Request::send_text)
     }
     /// List MSP customers.
     ///
@@ -3583,13 +3626,13 @@ impl<'a> MspClient<'a> {
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
     #[inline]
-    pub fn list_msp_customers(&self) -> ListMspCustomers<'a> {
+    pub fn list_msp_customers(&self) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_CUSTOMERS,
             &[],
         );
-        ListMspCustomers { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create MSP customer.
     ///
@@ -3631,13 +3674,16 @@ impl<'a> MspClient<'a> {
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
     #[inline]
-    pub fn get_msp_customer(&self, customer_id: &str) -> GetMspCustomer<'a> {
+    pub fn get_msp_customer(
+        &self,
+        customer_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_MSP_CUSTOMER,
             &[customer_id],
         );
-        GetMspCustomer { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update MSP customer.
     ///
@@ -3680,13 +3726,16 @@ impl<'a> MspClient<'a> {
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
     #[inline]
-    pub fn delete_msp_customer(&self, customer_id: &str) -> DeleteMspCustomer<'a> {
+    pub fn delete_msp_customer(
+        &self,
+        customer_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_MSP_CUSTOMER,
             &[customer_id],
         );
-        DeleteMspCustomer { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List MSP administrators of a customer.
     ///
@@ -3708,13 +3757,13 @@ impl<'a> MspClient<'a> {
     pub fn list_msp_customer_msp_admins(
         &self,
         customer_id: &str,
-    ) -> ListMspCustomerMspAdmins<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_CUSTOMER_MSP_ADMINS,
             &[customer_id],
         );
-        ListMspCustomerMspAdmins { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List administrators of a customer.
     ///
@@ -3736,13 +3785,13 @@ impl<'a> MspClient<'a> {
     pub fn list_msp_customer_admins(
         &self,
         customer_id: &str,
-    ) -> ListMspCustomerAdmins<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_CUSTOMER_ADMINS,
             &[customer_id],
         );
-        ListMspCustomerAdmins { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get administrator of a customer.
     ///
@@ -3766,13 +3815,13 @@ impl<'a> MspClient<'a> {
         &self,
         customer_id: &str,
         admin_id: &str,
-    ) -> GetMspCustomerAdmin<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_MSP_CUSTOMER_ADMIN,
             &[customer_id, admin_id],
         );
-        GetMspCustomerAdmin { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List invitations of a customer.
     ///
@@ -3794,13 +3843,13 @@ impl<'a> MspClient<'a> {
     pub fn list_msp_customer_invitations(
         &self,
         customer_id: &str,
-    ) -> ListMspCustomerInvitations<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_CUSTOMER_INVITATIONS,
             &[customer_id],
         );
-        ListMspCustomerInvitations { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List delegations of a customer.
     ///
@@ -3822,13 +3871,13 @@ impl<'a> MspClient<'a> {
     pub fn list_msp_customer_delegations(
         &self,
         customer_id: &str,
-    ) -> ListMspCustomerDelegations<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_CUSTOMER_DELEGATIONS,
             &[customer_id],
         );
-        ListMspCustomerDelegations { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List delegator administrators of a customer.
     ///
@@ -3850,15 +3899,13 @@ impl<'a> MspClient<'a> {
     pub fn list_msp_customer_delegator_admins(
         &self,
         customer_id: &str,
-    ) -> ListMspCustomerDelegatorAdmins<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_CUSTOMER_DELEGATOR_ADMINS,
             &[customer_id],
         );
-        ListMspCustomerDelegatorAdmins {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get activation status of a customer.
     ///
@@ -3880,15 +3927,13 @@ impl<'a> MspClient<'a> {
     pub fn get_msp_customer_activation_status(
         &self,
         customer_id: &str,
-    ) -> GetMspCustomerActivationStatus<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_MSP_CUSTOMER_ACTIVATION_STATUS,
             &[customer_id],
         );
-        GetMspCustomerActivationStatus {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List logo URLs of a customer.
     ///
@@ -3910,13 +3955,13 @@ impl<'a> MspClient<'a> {
     pub fn list_msp_customer_logo_urls(
         &self,
         customer_id: &str,
-    ) -> ListMspCustomerLogoUrls<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_CUSTOMER_LOGO_URLS,
             &[customer_id],
         );
-        ListMspCustomerLogoUrls { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List MSP firmware upgrade schedules.
     ///
@@ -3936,15 +3981,13 @@ impl<'a> MspClient<'a> {
     #[inline]
     pub fn list_msp_firmware_upgrade_schedules(
         &self,
-    ) -> ListMspFirmwareUpgradeSchedules<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_FIRMWARE_UPGRADE_SCHEDULES,
             &[],
         );
-        ListMspFirmwareUpgradeSchedules {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List MSP delegations.
     ///
@@ -3962,13 +4005,15 @@ impl<'a> MspClient<'a> {
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
     #[inline]
-    pub fn list_msp_delegations(&self) -> ListMspDelegations<'a> {
+    pub fn list_msp_delegations(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_DELEGATIONS,
             &[],
         );
-        ListMspDelegations { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List MSP administrator associations.
     ///
@@ -3986,13 +4031,15 @@ impl<'a> MspClient<'a> {
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
     #[inline]
-    pub fn list_msp_admin_associations(&self) -> ListMspAdminAssociations<'a> {
+    pub fn list_msp_admin_associations(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_ADMIN_ASSOCIATIONS,
             &[],
         );
-        ListMspAdminAssociations { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get MSP integrator.
     ///
@@ -4011,13 +4058,16 @@ impl<'a> MspClient<'a> {
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
     #[inline]
-    pub fn get_msp_integrator(&self, integrator_id: &str) -> GetMspIntegrator<'a> {
+    pub fn get_msp_integrator(
+        &self,
+        integrator_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_MSP_INTEGRATOR,
             &[integrator_id],
         );
-        GetMspIntegrator { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List MSP labels.
     ///
@@ -4034,13 +4084,13 @@ impl<'a> MspClient<'a> {
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
     #[inline]
-    pub fn list_msp_labels(&self) -> ListMspLabels<'a> {
+    pub fn list_msp_labels(&self) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_LABELS,
             &[],
         );
-        ListMspLabels { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update MSP labels.
     ///
@@ -4107,13 +4157,16 @@ impl<'a> MspClient<'a> {
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
     #[inline]
-    pub fn get_msp_label(&self, msp_label: &str) -> GetMspLabel<'a> {
+    pub fn get_msp_label(
+        &self,
+        msp_label: &str,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_MSP_LABEL,
             &[msp_label],
         );
-        GetMspLabel { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List MSP label base URLs.
     ///
@@ -4131,13 +4184,15 @@ impl<'a> MspClient<'a> {
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
     #[inline]
-    pub fn list_msp_label_base_urls(&self) -> ListMspLabelBaseUrls<'a> {
+    pub fn list_msp_label_base_urls(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_MSP_LABEL_BASE_URLS,
             &[],
         );
-        ListMspLabelBaseUrls { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get msp ecs.
     ///
@@ -4148,7 +4203,9 @@ impl<'a> MspClient<'a> {
     /// - Query parameter `delegation` (`string`, builder method `delegation`)
     /// - Request body (json, required): `DynamicQueryPayload`
     /// - Response 200: `QueryResponseMspEc`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetMspEcs::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getMSP-ECs).
     #[doc(alias = "/techpartners/mspecs/query")]
@@ -4176,7 +4233,9 @@ impl<'a> MspClient<'a> {
     /// - Path parameter `mspTenantId`: string
     /// - Request body (json, required): `DynamicQueryPayload`
     /// - Response 200: `QueryResponseMspInventoryDevice`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetDeviceInventory::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getDeviceInventory).
     #[doc(alias = "/msps/{mspTenantId}/ecInventories/query")]
@@ -4204,7 +4263,9 @@ impl<'a> MspClient<'a> {
     ///
     /// - Request body (json, required): `DynamicQueryPayload`
     /// - Response 200: `DelegationData`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetDelegationsForView::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `entitlements`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getDelegationsForView).
     #[doc(alias = "/delegations")]
@@ -4242,13 +4303,6 @@ static QUERY_MSP_ECS: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `query_msp_ecs`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryMspEcsVersion = super::versions::V1OrJson;
 /// Request builder for `MspClient::query_msp_ecs` (Query managed end-customer tenants).
 ///
 /// Optional parameters: [`delegation`](Self::delegation).
@@ -4273,9 +4327,9 @@ impl<'a> QueryMspEcs<'a> {
         self.req.query("delegation", &delegation);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryMspEcsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4334,52 +4388,6 @@ static LIST_BRANDINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
 };
-/// Representations offered by `list_brandings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListBrandingsVersion = super::versions::V1OrJson;
-/// Request builder for `MspClient::list_brandings` (Get brandings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListBrandings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListBrandings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ListBrandingsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, MspView> {
-        self.req.send_json()
-    }
-}
 static UPDATE_BRANDINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_brandings",
     method: ruckus_one_runtime::Method::Put,
@@ -4398,82 +4406,6 @@ static UPDATE_BRANDINGS: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
 };
-/// Representations offered by `update_brandings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateBrandingsVersion = super::versions::V1OrJson;
-/// Request builder for `MspClient::update_brandings` (Update brandings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateBrandings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateBrandings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateBrandingsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static CREATE_BRANDING: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_branding",
     method: ruckus_one_runtime::Method::Post,
@@ -4492,82 +4424,6 @@ static CREATE_BRANDING: ruckus_one_runtime::internal::Operation = ruckus_one_run
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
 };
-/// Representations offered by `create_branding`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateBrandingVersion = super::versions::V1OrJson;
-/// Request builder for `MspClient::create_branding` (Create branding).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateBranding<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateBranding<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateBrandingVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static CREATE_LOGO_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_logo_file",
     method: ruckus_one_runtime::Method::Post,
@@ -4586,52 +4442,6 @@ static CREATE_LOGO_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
 };
-/// Representations offered by `create_logo_file`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateLogoFileVersion = super::versions::V1OrJson;
-/// Request builder for `MspClient::create_logo_file` (Upload logo file).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateLogoFile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateLogoFile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateLogoFileVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ResponseBo> {
-        self.req.send_json()
-    }
-}
 static GET_LOGO_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_logo_file",
     method: ruckus_one_runtime::Method::Get,
@@ -4650,13 +4460,6 @@ static GET_LOGO_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
 };
-/// Representations offered by `get_logo_file`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetLogoFileVersion = super::versions::V1OrJson;
 /// Request builder for `MspClient::get_logo_file` (Download logo file).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -4679,9 +4482,9 @@ impl<'a> GetLogoFile<'a> {
         self.req.json(body);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetLogoFileVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4721,52 +4524,6 @@ static EXPORT_MSP_EC_INVENTORIES_CSV: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `export_msp_ec_inventories_csv`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `*/*`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `*/*`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ExportMspEcInventoriesCsvVersion = super::versions::V1OrJson;
-/// Request builder for `MspClient::export_msp_ec_inventories_csv` (Export end-customer inventory as CSV).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ExportMspEcInventoriesCsv<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ExportMspEcInventoriesCsv<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ExportMspEcInventoriesCsvVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and returns the `200` response body as text.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
-        self.req.send_text()
-    }
-}
 static LIST_MSP_CUSTOMERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customers",
     method: ruckus_one_runtime::Method::Get,
@@ -4781,39 +4538,6 @@ static LIST_MSP_CUSTOMERS: ruckus_one_runtime::internal::Operation = ruckus_one_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
-/// Request builder for `MspClient::list_msp_customers` (List MSP customers).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListMspCustomers<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListMspCustomers<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static CREATE_MSP_CUSTOMER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_msp_customer",
     method: ruckus_one_runtime::Method::Post,
@@ -4882,39 +4606,6 @@ static GET_MSP_CUSTOMER: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
-/// Request builder for `MspClient::get_msp_customer` (Get MSP customer).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetMspCustomer<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetMspCustomer<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static UPDATE_MSP_CUSTOMER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_msp_customer",
     method: ruckus_one_runtime::Method::Put,
@@ -4983,39 +4674,6 @@ static DELETE_MSP_CUSTOMER: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
-/// Request builder for `MspClient::delete_msp_customer` (Delete MSP customer).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteMspCustomer<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteMspCustomer<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_MSP_CUSTOMER_MSP_ADMINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customer_msp_admins",
     method: ruckus_one_runtime::Method::Get,
@@ -5030,39 +4688,6 @@ static LIST_MSP_CUSTOMER_MSP_ADMINS: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
-/// Request builder for `MspClient::list_msp_customer_msp_admins` (List MSP administrators of a customer).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListMspCustomerMspAdmins<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListMspCustomerMspAdmins<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_MSP_CUSTOMER_ADMINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customer_admins",
     method: ruckus_one_runtime::Method::Get,
@@ -5077,39 +4702,6 @@ static LIST_MSP_CUSTOMER_ADMINS: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
-/// Request builder for `MspClient::list_msp_customer_admins` (List administrators of a customer).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListMspCustomerAdmins<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListMspCustomerAdmins<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static GET_MSP_CUSTOMER_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_msp_customer_admin",
     method: ruckus_one_runtime::Method::Get,
@@ -5124,39 +4716,6 @@ static GET_MSP_CUSTOMER_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
-/// Request builder for `MspClient::get_msp_customer_admin` (Get administrator of a customer).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetMspCustomerAdmin<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetMspCustomerAdmin<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_MSP_CUSTOMER_INVITATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customer_invitations",
     method: ruckus_one_runtime::Method::Get,
@@ -5171,39 +4730,6 @@ static LIST_MSP_CUSTOMER_INVITATIONS: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
-/// Request builder for `MspClient::list_msp_customer_invitations` (List invitations of a customer).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListMspCustomerInvitations<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListMspCustomerInvitations<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_MSP_CUSTOMER_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customer_delegations",
     method: ruckus_one_runtime::Method::Get,
@@ -5218,39 +4744,6 @@ static LIST_MSP_CUSTOMER_DELEGATIONS: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
-/// Request builder for `MspClient::list_msp_customer_delegations` (List delegations of a customer).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListMspCustomerDelegations<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListMspCustomerDelegations<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_MSP_CUSTOMER_DELEGATOR_ADMINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customer_delegator_admins",
     method: ruckus_one_runtime::Method::Get,
@@ -5265,39 +4758,6 @@ static LIST_MSP_CUSTOMER_DELEGATOR_ADMINS: ruckus_one_runtime::internal::Operati
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
-/// Request builder for `MspClient::list_msp_customer_delegator_admins` (List delegator administrators of a customer).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListMspCustomerDelegatorAdmins<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListMspCustomerDelegatorAdmins<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static GET_MSP_CUSTOMER_ACTIVATION_STATUS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_msp_customer_activation_status",
     method: ruckus_one_runtime::Method::Get,
@@ -5312,39 +4772,6 @@ static GET_MSP_CUSTOMER_ACTIVATION_STATUS: ruckus_one_runtime::internal::Operati
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
-/// Request builder for `MspClient::get_msp_customer_activation_status` (Get activation status of a customer).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetMspCustomerActivationStatus<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetMspCustomerActivationStatus<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_MSP_CUSTOMER_LOGO_URLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customer_logo_urls",
     method: ruckus_one_runtime::Method::Get,
@@ -5359,39 +4786,6 @@ static LIST_MSP_CUSTOMER_LOGO_URLS: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
-/// Request builder for `MspClient::list_msp_customer_logo_urls` (List logo URLs of a customer).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListMspCustomerLogoUrls<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListMspCustomerLogoUrls<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_MSP_FIRMWARE_UPGRADE_SCHEDULES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_firmware_upgrade_schedules",
     method: ruckus_one_runtime::Method::Get,
@@ -5406,39 +4800,6 @@ static LIST_MSP_FIRMWARE_UPGRADE_SCHEDULES: ruckus_one_runtime::internal::Operat
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
-/// Request builder for `MspClient::list_msp_firmware_upgrade_schedules` (List MSP firmware upgrade schedules).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListMspFirmwareUpgradeSchedules<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListMspFirmwareUpgradeSchedules<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_MSP_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_delegations",
     method: ruckus_one_runtime::Method::Get,
@@ -5453,39 +4814,6 @@ static LIST_MSP_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
-/// Request builder for `MspClient::list_msp_delegations` (List MSP delegations).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListMspDelegations<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListMspDelegations<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_MSP_ADMIN_ASSOCIATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_admin_associations",
     method: ruckus_one_runtime::Method::Get,
@@ -5500,39 +4828,6 @@ static LIST_MSP_ADMIN_ASSOCIATIONS: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
-/// Request builder for `MspClient::list_msp_admin_associations` (List MSP administrator associations).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListMspAdminAssociations<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListMspAdminAssociations<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static GET_MSP_INTEGRATOR: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_msp_integrator",
     method: ruckus_one_runtime::Method::Get,
@@ -5547,39 +4842,6 @@ static GET_MSP_INTEGRATOR: ruckus_one_runtime::internal::Operation = ruckus_one_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
-/// Request builder for `MspClient::get_msp_integrator` (Get MSP integrator).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetMspIntegrator<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetMspIntegrator<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_MSP_LABELS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_labels",
     method: ruckus_one_runtime::Method::Get,
@@ -5594,39 +4856,6 @@ static LIST_MSP_LABELS: ruckus_one_runtime::internal::Operation = ruckus_one_run
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
-/// Request builder for `MspClient::list_msp_labels` (List MSP labels).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListMspLabels<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListMspLabels<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static UPDATE_MSP_LABELS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_msp_labels",
     method: ruckus_one_runtime::Method::Put,
@@ -5749,39 +4978,6 @@ static GET_MSP_LABEL: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
-/// Request builder for `MspClient::get_msp_label` (Get MSP label).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetMspLabel<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetMspLabel<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_MSP_LABEL_BASE_URLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_label_base_urls",
     method: ruckus_one_runtime::Method::Get,
@@ -5796,39 +4992,6 @@ static LIST_MSP_LABEL_BASE_URLS: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
 };
-/// Request builder for `MspClient::list_msp_label_base_urls` (List MSP label base URLs).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListMspLabelBaseUrls<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListMspLabelBaseUrls<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static GET_MSP_ECS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_msp_ecs",
     method: ruckus_one_runtime::Method::Post,
@@ -5847,13 +5010,6 @@ static GET_MSP_ECS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `get_msp_ecs`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetMspEcsVersion = super::versions::V1OrJson;
 /// Request builder for `MspClient::get_msp_ecs` (Get msp ecs).
 ///
 /// Optional parameters: [`delegation`](Self::delegation).
@@ -5878,9 +5034,9 @@ impl<'a> GetMspEcs<'a> {
         self.req.query("delegation", &delegation);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetMspEcsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -5939,13 +5095,6 @@ static GET_DEVICE_INVENTORY: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `get_device_inventory`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetDeviceInventoryVersion = super::versions::V1OrJson;
 /// Request builder for `MspClient::get_device_inventory` (Get device inventory).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5961,9 +5110,9 @@ impl<'a> GetDeviceInventory<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetDeviceInventoryVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -6026,13 +5175,6 @@ static GET_DELEGATIONS_FOR_VIEW: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `get_delegations_for_view`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetDelegationsForViewVersion = super::versions::V1OrJson;
 /// Request builder for `MspClient::get_delegations_for_view` (Get delegations for view).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6048,9 +5190,9 @@ impl<'a> GetDelegationsForView<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetDelegationsForViewVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }

@@ -1917,13 +1917,15 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[doc(alias = "/portalServiceProfiles")]
     #[doc(alias = "GET /portalServiceProfiles")]
     #[inline]
-    pub fn list_portal_service_profiles(&self) -> ListPortalServiceProfiles<'a> {
+    pub fn list_portal_service_profiles(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_PORTAL_SERVICE_PROFILES,
             &[],
         );
-        ListPortalServiceProfiles { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create portal service profile.
     ///
@@ -1931,21 +1933,27 @@ impl<'a> PortalServiceProfilesClient<'a> {
     ///
     /// - Request body (json, required): `PortalServiceProfile`
     /// - Response 201: `EntityIdOperationResponse` (Created.)
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `CreatePortalServiceProfile::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/portalServiceProfiles")]
     #[doc(alias = "POST /portalServiceProfiles")]
     #[inline]
     pub fn create_portal_service_profile(
         &self,
         body: &PortalServiceProfile,
-    ) -> CreatePortalServiceProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::EntityIdOperationResponse,
+        super::versions::V1_1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_PORTAL_SERVICE_PROFILE,
             &[],
         );
         req.json(body);
-        CreatePortalServiceProfile { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create portal service profile (v1).
     ///
@@ -1960,16 +1968,14 @@ impl<'a> PortalServiceProfilesClient<'a> {
     pub fn create_portal_service_profile_v1(
         &self,
         body: &PortalServiceProfile,
-    ) -> CreatePortalServiceProfileV1<'a> {
+    ) -> ruckus_one_runtime::Call<'a, OperationResponsePortalServiceProfile> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_PORTAL_SERVICE_PROFILE_V1,
             &[],
         );
         req.json(body);
-        CreatePortalServiceProfileV1 {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete portal service profiles.
     ///
@@ -1982,13 +1988,15 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[doc(alias = "/portalServiceProfiles")]
     #[doc(alias = "DELETE /portalServiceProfiles")]
     #[inline]
-    pub fn delete_portal_service_profiles(&self) -> DeletePortalServiceProfiles<'a> {
+    pub fn delete_portal_service_profiles(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_PORTAL_SERVICE_PROFILES,
             &[],
         );
-        DeletePortalServiceProfiles { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query portal service profiles.
     ///
@@ -1998,7 +2006,9 @@ impl<'a> PortalServiceProfilesClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `QueryResponsePortalServiceProfileQueryData`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `QueryPortalServiceProfiles::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryPortalServiceProfiles (not named by the document; the query form of the list the description offers)).
     #[doc(alias = "/portalServiceProfiles/query")]
@@ -2023,20 +2033,27 @@ impl<'a> PortalServiceProfilesClient<'a> {
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
     /// - Response 200: `PortalServiceProfile`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetPortalServiceProfile::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/portalServiceProfiles/{portalServiceProfileId}")]
     #[doc(alias = "GET /portalServiceProfiles/{portalServiceProfileId}")]
     #[inline]
     pub fn get_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
-    ) -> GetPortalServiceProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        PortalServiceProfile,
+        super::versions::V1_1OrV1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PORTAL_SERVICE_PROFILE,
             &[portal_service_profile_id],
         );
-        GetPortalServiceProfile { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update portal service profile.
     ///
@@ -2045,7 +2062,10 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
     /// - Request body (json, required): `PortalServiceProfile`
     /// - Response 202: `OperationResponsePortalServiceProfileDto` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdatePortalServiceProfile::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/portalServiceProfiles/{portalServiceProfileId}")]
     #[doc(alias = "PUT /portalServiceProfiles/{portalServiceProfileId}")]
@@ -2054,14 +2074,21 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         portal_service_profile_id: &str,
         body: &PortalServiceProfile,
-    ) -> UpdatePortalServiceProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            OperationResponsePortalServiceProfileDto,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrV1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_PORTAL_SERVICE_PROFILE,
             &[portal_service_profile_id],
         );
         req.json(body);
-        UpdatePortalServiceProfile { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete portal service profile.
     ///
@@ -2069,7 +2096,9 @@ impl<'a> PortalServiceProfilesClient<'a> {
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeletePortalServiceProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/portalServiceProfiles/{portalServiceProfileId}")]
     #[doc(alias = "DELETE /portalServiceProfiles/{portalServiceProfileId}")]
@@ -2077,13 +2106,20 @@ impl<'a> PortalServiceProfilesClient<'a> {
     pub fn delete_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
-    ) -> DeletePortalServiceProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_PORTAL_SERVICE_PROFILE,
             &[portal_service_profile_id],
         );
-        DeletePortalServiceProfile { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Upload portal service profile powered-by image.
     ///
@@ -2092,7 +2128,9 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
     /// - Request body (json, required): `PortalServiceProfileImage`
     /// - Response 200: `AsyncResult` (The request id of the change.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdatePortalServiceProfilePoweredImage::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     ///
     /// Notes:
     /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
@@ -2103,16 +2141,18 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         portal_service_profile_id: &str,
         body: &PortalServiceProfileImage,
-    ) -> UpdatePortalServiceProfilePoweredImage<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::AsyncResult,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE,
             &[portal_service_profile_id],
         );
         req.json(body);
-        UpdatePortalServiceProfilePoweredImage {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Upload portal service profile photo.
     ///
@@ -2121,7 +2161,9 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
     /// - Request body (json, required): `PortalServiceProfileImage`
     /// - Response 200: `AsyncResult` (The request id of the change.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdatePortalServiceProfilePhoto::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     ///
     /// Notes:
     /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
@@ -2132,16 +2174,18 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         portal_service_profile_id: &str,
         body: &PortalServiceProfileImage,
-    ) -> UpdatePortalServiceProfilePhoto<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::AsyncResult,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_PORTAL_SERVICE_PROFILE_PHOTO,
             &[portal_service_profile_id],
         );
         req.json(body);
-        UpdatePortalServiceProfilePhoto {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Upload portal service profile logo.
     ///
@@ -2150,7 +2194,9 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
     /// - Request body (json, required): `PortalServiceProfileImage`
     /// - Response 200: `AsyncResult` (The request id of the change.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdatePortalServiceProfileLogo::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     ///
     /// Notes:
     /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
@@ -2161,16 +2207,18 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         portal_service_profile_id: &str,
         body: &PortalServiceProfileImage,
-    ) -> UpdatePortalServiceProfileLogo<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::AsyncResult,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_PORTAL_SERVICE_PROFILE_LOGO,
             &[portal_service_profile_id],
         );
         req.json(body);
-        UpdatePortalServiceProfileLogo {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Upload portal service profile background image.
     ///
@@ -2179,7 +2227,9 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
     /// - Request body (json, required): `PortalServiceProfileImage`
     /// - Response 200: `AsyncResult` (The request id of the change.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdatePortalServiceProfileBackgroundImage::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     ///
     /// Notes:
     /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
@@ -2192,16 +2242,18 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         portal_service_profile_id: &str,
         body: &PortalServiceProfileImage,
-    ) -> UpdatePortalServiceProfileBackgroundImage<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::AsyncResult,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE,
             &[portal_service_profile_id],
         );
         req.json(body);
-        UpdatePortalServiceProfileBackgroundImage {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List portal service profile tags.
     ///
@@ -2221,15 +2273,15 @@ impl<'a> PortalServiceProfilesClient<'a> {
         note = "inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named."
     )]
     #[inline]
-    pub fn list_portal_service_profile_tags(&self) -> ListPortalServiceProfileTags<'a> {
+    pub fn list_portal_service_profile_tags(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_PORTAL_SERVICE_PROFILE_TAGS,
             &[],
         );
-        ListPortalServiceProfileTags {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List portal service profile networks.
     ///
@@ -2251,15 +2303,13 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[inline]
     pub fn list_portal_service_profile_networks(
         &self,
-    ) -> ListPortalServiceProfileNetworks<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_PORTAL_SERVICE_PROFILE_NETWORKS,
             &[],
         );
-        ListPortalServiceProfileNetworks {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query portal service profile templates.
     ///
@@ -2269,7 +2319,9 @@ impl<'a> PortalServiceProfilesClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `QueryResponsePortalServiceProfileQueryData`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryTemplatePortalServiceProfiles::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryPortalServiceProfileTemplates (the document only says the templates mirror the profile paths; the description has no GET on the template collection, its list is this query)).
     #[doc(alias = "/templates/portalServiceProfiles/query")]
@@ -2296,7 +2348,9 @@ impl<'a> PortalServiceProfilesClient<'a> {
     ///
     /// - Request body (json, required): `PortalServiceProfile`
     /// - Response 201: `OperationResponseRequestIdOnly` (Created.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTemplatePortalServiceProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (guest_api-1.7.1.yaml AddPortalServiceProfileTemplate (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     #[doc(alias = "/templates/portalServiceProfiles")]
     #[doc(alias = "POST /templates/portalServiceProfiles")]
@@ -2305,16 +2359,18 @@ impl<'a> PortalServiceProfilesClient<'a> {
     pub fn create_template_portal_service_profile(
         &self,
         body: &PortalServiceProfile,
-    ) -> CreateTemplatePortalServiceProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::OperationResponseRequestIdOnly,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_TEMPLATE_PORTAL_SERVICE_PROFILE,
             &[],
         );
         req.json(body);
-        CreateTemplatePortalServiceProfile {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get portal service profile template.
     ///
@@ -2322,7 +2378,9 @@ impl<'a> PortalServiceProfilesClient<'a> {
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
     /// - Response 200: `PortalServiceProfile`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetTemplatePortalServiceProfile::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (guest_api-1.7.1.yaml GetPortalServiceProfileTemplateByIdV1_1 (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     #[doc(alias = "/templates/portalServiceProfiles/{portalServiceProfileId}")]
     #[doc(alias = "GET /templates/portalServiceProfiles/{portalServiceProfileId}")]
@@ -2331,15 +2389,17 @@ impl<'a> PortalServiceProfilesClient<'a> {
     pub fn get_template_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
-    ) -> GetTemplatePortalServiceProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        PortalServiceProfile,
+        super::versions::V1_1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TEMPLATE_PORTAL_SERVICE_PROFILE,
             &[portal_service_profile_id],
         );
-        GetTemplatePortalServiceProfile {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update portal service profile template.
     ///
@@ -2348,7 +2408,9 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
     /// - Request body (json, required): `PortalServiceProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateTemplatePortalServiceProfile::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileTemplateV1_1 (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     #[doc(alias = "/templates/portalServiceProfiles/{portalServiceProfileId}")]
@@ -2359,16 +2421,21 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         portal_service_profile_id: &str,
         body: &PortalServiceProfile,
-    ) -> UpdateTemplatePortalServiceProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE,
             &[portal_service_profile_id],
         );
         req.json(body);
-        UpdateTemplatePortalServiceProfile {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete portal service profile template.
     ///
@@ -2376,7 +2443,9 @@ impl<'a> PortalServiceProfilesClient<'a> {
     ///
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTemplatePortalServiceProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (guest_api-1.7.1.yaml DeletePortalServiceProfileTemplateById (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     #[doc(alias = "/templates/portalServiceProfiles/{portalServiceProfileId}")]
@@ -2386,15 +2455,20 @@ impl<'a> PortalServiceProfilesClient<'a> {
     pub fn delete_template_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
-    ) -> DeleteTemplatePortalServiceProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_TEMPLATE_PORTAL_SERVICE_PROFILE,
             &[portal_service_profile_id],
         );
-        DeleteTemplatePortalServiceProfile {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Upload portal service profile template powered-by image.
     ///
@@ -2403,7 +2477,9 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
     /// - Request body (json, required): `PortalServiceProfileImage`
     /// - Response 200: `AsyncResult` (The request id of the change.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTemplatePortalServiceProfilePoweredImage::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfilePoweredImageTemplate (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     ///
     /// Notes:
@@ -2420,16 +2496,18 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         portal_service_profile_id: &str,
         body: &PortalServiceProfileImage,
-    ) -> UpdateTemplatePortalServiceProfilePoweredImage<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::AsyncResult,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE,
             &[portal_service_profile_id],
         );
         req.json(body);
-        UpdateTemplatePortalServiceProfilePoweredImage {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Upload portal service profile template photo.
     ///
@@ -2438,7 +2516,9 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
     /// - Request body (json, required): `PortalServiceProfileImage`
     /// - Response 200: `AsyncResult` (The request id of the change.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTemplatePortalServiceProfilePhoto::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfilePhotoTemplate (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     ///
     /// Notes:
@@ -2453,16 +2533,18 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         portal_service_profile_id: &str,
         body: &PortalServiceProfileImage,
-    ) -> UpdateTemplatePortalServiceProfilePhoto<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::AsyncResult,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_PHOTO,
             &[portal_service_profile_id],
         );
         req.json(body);
-        UpdateTemplatePortalServiceProfilePhoto {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Upload portal service profile template logo.
     ///
@@ -2471,7 +2553,9 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
     /// - Request body (json, required): `PortalServiceProfileImage`
     /// - Response 200: `AsyncResult` (The request id of the change.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTemplatePortalServiceProfileLogo::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileLogoTemplate (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     ///
     /// Notes:
@@ -2484,16 +2568,18 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         portal_service_profile_id: &str,
         body: &PortalServiceProfileImage,
-    ) -> UpdateTemplatePortalServiceProfileLogo<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::AsyncResult,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_LOGO,
             &[portal_service_profile_id],
         );
         req.json(body);
-        UpdateTemplatePortalServiceProfileLogo {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Upload portal service profile template background image.
     ///
@@ -2502,7 +2588,9 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile template.
     /// - Request body (json, required): `PortalServiceProfileImage`
     /// - Response 200: `AsyncResult` (The request id of the change.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTemplatePortalServiceProfileBackgroundImage::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileBackgroundImageTemplate (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
     ///
     /// Notes:
@@ -2519,16 +2607,18 @@ impl<'a> PortalServiceProfilesClient<'a> {
         &self,
         portal_service_profile_id: &str,
         body: &PortalServiceProfileImage,
-    ) -> UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::AsyncResult,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE,
             &[portal_service_profile_id],
         );
         req.json(body);
-        UpdateTemplatePortalServiceProfileBackgroundImage {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List portal service profile template tags.
     ///
@@ -2550,15 +2640,13 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[inline]
     pub fn list_template_portal_service_profile_tags(
         &self,
-    ) -> ListTemplatePortalServiceProfileTags<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_TAGS,
             &[],
         );
-        ListTemplatePortalServiceProfileTags {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List portal service profile template networks.
     ///
@@ -2580,15 +2668,13 @@ impl<'a> PortalServiceProfilesClient<'a> {
     #[inline]
     pub fn list_template_portal_service_profile_networks(
         &self,
-    ) -> ListTemplatePortalServiceProfileNetworks<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_NETWORKS,
             &[],
         );
-        ListTemplatePortalServiceProfileNetworks {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
 }
 static LIST_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -2605,39 +2691,6 @@ static LIST_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Request builder for `PortalServiceProfilesClient::list_portal_service_profiles` (List portal service profiles).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListPortalServiceProfiles<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListPortalServiceProfiles<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static CREATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_portal_service_profile",
     method: ruckus_one_runtime::Method::Post,
@@ -2656,54 +2709,6 @@ static CREATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Representations offered by `create_portal_service_profile`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreatePortalServiceProfileVersion = super::versions::V1_1OrJson;
-/// Request builder for `PortalServiceProfilesClient::create_portal_service_profile` (Create portal service profile).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreatePortalServiceProfile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreatePortalServiceProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreatePortalServiceProfileVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `201` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::EntityIdOperationResponse> {
-        self.req.send_json()
-    }
-}
 static CREATE_PORTAL_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_portal_service_profile_v1",
     method: ruckus_one_runtime::Method::Post,
@@ -2718,41 +2723,6 @@ static CREATE_PORTAL_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Request builder for `PortalServiceProfilesClient::create_portal_service_profile_v1` (Create portal service profile (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreatePortalServiceProfileV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreatePortalServiceProfileV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `201` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, OperationResponsePortalServiceProfile> {
-        self.req.send_json()
-    }
-}
 static DELETE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_portal_service_profiles",
     method: ruckus_one_runtime::Method::Delete,
@@ -2767,39 +2737,6 @@ static DELETE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Request builder for `PortalServiceProfilesClient::delete_portal_service_profiles` (Delete portal service profiles).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeletePortalServiceProfiles<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeletePortalServiceProfiles<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static QUERY_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_portal_service_profiles",
     method: ruckus_one_runtime::Method::Post,
@@ -2818,13 +2755,6 @@ static QUERY_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `query_portal_service_profiles`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryPortalServiceProfilesVersion = super::versions::V1_1OrJson;
 /// Request builder for `PortalServiceProfilesClient::query_portal_service_profiles` (Query portal service profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2840,9 +2770,9 @@ impl<'a> QueryPortalServiceProfiles<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryPortalServiceProfilesVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1_1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -2909,53 +2839,6 @@ static GET_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Representations offered by `get_portal_service_profile`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetPortalServiceProfileVersion = super::versions::V1_1OrV1OrJson;
-/// Request builder for `PortalServiceProfilesClient::get_portal_service_profile` (Get portal service profile).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetPortalServiceProfile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetPortalServiceProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetPortalServiceProfileVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PortalServiceProfile> {
-        self.req.send_json()
-    }
-}
 static UPDATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_portal_service_profile",
     method: ruckus_one_runtime::Method::Put,
@@ -2978,83 +2861,6 @@ static UPDATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Representations offered by `update_portal_service_profile`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdatePortalServiceProfileVersion = super::versions::V1_1OrV1OrJson;
-/// Request builder for `PortalServiceProfilesClient::update_portal_service_profile` (Update portal service profile).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdatePortalServiceProfile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdatePortalServiceProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdatePortalServiceProfileVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            OperationResponsePortalServiceProfileDto,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            OperationResponsePortalServiceProfileDto,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DELETE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_portal_service_profile",
     method: ruckus_one_runtime::Method::Delete,
@@ -3073,82 +2879,6 @@ static DELETE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Representations offered by `delete_portal_service_profile`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeletePortalServiceProfileVersion = super::versions::V1OrJson;
-/// Request builder for `PortalServiceProfilesClient::delete_portal_service_profile` (Delete portal service profile).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeletePortalServiceProfile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeletePortalServiceProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeletePortalServiceProfileVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static UPDATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_portal_service_profile_powered_image",
     method: ruckus_one_runtime::Method::Put,
@@ -3167,55 +2897,6 @@ static UPDATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime::internal
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Representations offered by `update_portal_service_profile_powered_image`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdatePortalServiceProfilePoweredImageVersion = super::versions::V1OrJson;
-/// Request builder for `PortalServiceProfilesClient::update_portal_service_profile_powered_image` (Upload portal service profile powered-by image).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdatePortalServiceProfilePoweredImage<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdatePortalServiceProfilePoweredImage<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdatePortalServiceProfilePoweredImageVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AsyncResult> {
-        self.req.send_json()
-    }
-}
 static UPDATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_portal_service_profile_photo",
     method: ruckus_one_runtime::Method::Put,
@@ -3234,52 +2915,6 @@ static UPDATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::internal::Operat
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Representations offered by `update_portal_service_profile_photo`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdatePortalServiceProfilePhotoVersion = super::versions::V1OrJson;
-/// Request builder for `PortalServiceProfilesClient::update_portal_service_profile_photo` (Upload portal service profile photo).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdatePortalServiceProfilePhoto<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdatePortalServiceProfilePhoto<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdatePortalServiceProfilePhotoVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AsyncResult> {
-        self.req.send_json()
-    }
-}
 static UPDATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_portal_service_profile_logo",
     method: ruckus_one_runtime::Method::Put,
@@ -3298,52 +2933,6 @@ static UPDATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::internal::Operati
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Representations offered by `update_portal_service_profile_logo`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdatePortalServiceProfileLogoVersion = super::versions::V1OrJson;
-/// Request builder for `PortalServiceProfilesClient::update_portal_service_profile_logo` (Upload portal service profile logo).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdatePortalServiceProfileLogo<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdatePortalServiceProfileLogo<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdatePortalServiceProfileLogoVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AsyncResult> {
-        self.req.send_json()
-    }
-}
 static UPDATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_portal_service_profile_background_image",
     method: ruckus_one_runtime::Method::Put,
@@ -3362,55 +2951,6 @@ static UPDATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runtime::inter
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Representations offered by `update_portal_service_profile_background_image`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdatePortalServiceProfileBackgroundImageVersion = super::versions::V1OrJson;
-/// Request builder for `PortalServiceProfilesClient::update_portal_service_profile_background_image` (Upload portal service profile background image).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdatePortalServiceProfileBackgroundImage<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdatePortalServiceProfileBackgroundImage<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdatePortalServiceProfileBackgroundImageVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AsyncResult> {
-        self.req.send_json()
-    }
-}
 static LIST_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_portal_service_profile_tags",
     method: ruckus_one_runtime::Method::Get,
@@ -3425,39 +2965,6 @@ static LIST_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::internal::Operation
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Request builder for `PortalServiceProfilesClient::list_portal_service_profile_tags` (List portal service profile tags).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListPortalServiceProfileTags<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListPortalServiceProfileTags<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_portal_service_profile_networks",
     method: ruckus_one_runtime::Method::Get,
@@ -3472,39 +2979,6 @@ static LIST_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::internal::Opera
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Request builder for `PortalServiceProfilesClient::list_portal_service_profile_networks` (List portal service profile networks).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListPortalServiceProfileNetworks<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListPortalServiceProfileNetworks<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static QUERY_TEMPLATE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_template_portal_service_profiles",
     method: ruckus_one_runtime::Method::Post,
@@ -3523,13 +2997,6 @@ static QUERY_TEMPLATE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Ope
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `query_template_portal_service_profiles`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryTemplatePortalServiceProfilesVersion = super::versions::V1OrJson;
 /// Request builder for `PortalServiceProfilesClient::query_template_portal_service_profiles` (Query portal service profile templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3545,12 +3012,9 @@ impl<'a> QueryTemplatePortalServiceProfiles<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(
-        mut self,
-        version: QueryTemplatePortalServiceProfilesVersion,
-    ) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3613,57 +3077,6 @@ static CREATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Ope
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Representations offered by `create_template_portal_service_profile`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateTemplatePortalServiceProfileVersion = super::versions::V1OrJson;
-/// Request builder for `PortalServiceProfilesClient::create_template_portal_service_profile` (Create portal service profile template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateTemplatePortalServiceProfile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateTemplatePortalServiceProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: CreateTemplatePortalServiceProfileVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `201` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::OperationResponseRequestIdOnly> {
-        self.req.send_json()
-    }
-}
 static GET_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_template_portal_service_profile",
     method: ruckus_one_runtime::Method::Get,
@@ -3682,52 +3095,6 @@ static GET_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operat
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Representations offered by `get_template_portal_service_profile`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetTemplatePortalServiceProfileVersion = super::versions::V1_1OrJson;
-/// Request builder for `PortalServiceProfilesClient::get_template_portal_service_profile` (Get portal service profile template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetTemplatePortalServiceProfile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetTemplatePortalServiceProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetTemplatePortalServiceProfileVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PortalServiceProfile> {
-        self.req.send_json()
-    }
-}
 static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_portal_service_profile",
     method: ruckus_one_runtime::Method::Put,
@@ -3746,85 +3113,6 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Ope
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Representations offered by `update_template_portal_service_profile`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateTemplatePortalServiceProfileVersion = super::versions::V1_1OrJson;
-/// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile` (Update portal service profile template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateTemplatePortalServiceProfile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateTemplatePortalServiceProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateTemplatePortalServiceProfileVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DELETE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_template_portal_service_profile",
     method: ruckus_one_runtime::Method::Delete,
@@ -3843,85 +3131,6 @@ static DELETE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Ope
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Representations offered by `delete_template_portal_service_profile`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteTemplatePortalServiceProfileVersion = super::versions::V1OrJson;
-/// Request builder for `PortalServiceProfilesClient::delete_template_portal_service_profile` (Delete portal service profile template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteTemplatePortalServiceProfile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteTemplatePortalServiceProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: DeleteTemplatePortalServiceProfileVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_portal_service_profile_powered_image",
     method: ruckus_one_runtime::Method::Put,
@@ -3940,55 +3149,6 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime:
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Representations offered by `update_template_portal_service_profile_powered_image`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateTemplatePortalServiceProfilePoweredImageVersion = super::versions::V1OrJson;
-/// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile_powered_image` (Upload portal service profile template powered-by image).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateTemplatePortalServiceProfilePoweredImage<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateTemplatePortalServiceProfilePoweredImage<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateTemplatePortalServiceProfilePoweredImageVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AsyncResult> {
-        self.req.send_json()
-    }
-}
 static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_portal_service_profile_photo",
     method: ruckus_one_runtime::Method::Put,
@@ -4007,55 +3167,6 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::interna
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Representations offered by `update_template_portal_service_profile_photo`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateTemplatePortalServiceProfilePhotoVersion = super::versions::V1OrJson;
-/// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile_photo` (Upload portal service profile template photo).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateTemplatePortalServiceProfilePhoto<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateTemplatePortalServiceProfilePhoto<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateTemplatePortalServiceProfilePhotoVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AsyncResult> {
-        self.req.send_json()
-    }
-}
 static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_portal_service_profile_logo",
     method: ruckus_one_runtime::Method::Put,
@@ -4074,55 +3185,6 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::internal
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Representations offered by `update_template_portal_service_profile_logo`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateTemplatePortalServiceProfileLogoVersion = super::versions::V1OrJson;
-/// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile_logo` (Upload portal service profile template logo).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateTemplatePortalServiceProfileLogo<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateTemplatePortalServiceProfileLogo<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateTemplatePortalServiceProfileLogoVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AsyncResult> {
-        self.req.send_json()
-    }
-}
 static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_portal_service_profile_background_image",
     method: ruckus_one_runtime::Method::Put,
@@ -4141,55 +3203,6 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runti
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Representations offered by `update_template_portal_service_profile_background_image`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateTemplatePortalServiceProfileBackgroundImageVersion = super::versions::V1OrJson;
-/// Request builder for `PortalServiceProfilesClient::update_template_portal_service_profile_background_image` (Upload portal service profile template background image).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateTemplatePortalServiceProfileBackgroundImageVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AsyncResult> {
-        self.req.send_json()
-    }
-}
 static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_template_portal_service_profile_tags",
     method: ruckus_one_runtime::Method::Get,
@@ -4204,39 +3217,6 @@ static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::internal::
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Request builder for `PortalServiceProfilesClient::list_template_portal_service_profile_tags` (List portal service profile template tags).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListTemplatePortalServiceProfileTags<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListTemplatePortalServiceProfileTags<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_template_portal_service_profile_networks",
     method: ruckus_one_runtime::Method::Get,
@@ -4251,36 +3231,3 @@ static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::intern
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
 };
-/// Request builder for `PortalServiceProfilesClient::list_template_portal_service_profile_networks` (List portal service profile template networks).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListTemplatePortalServiceProfileNetworks<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListTemplatePortalServiceProfileNetworks<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}

@@ -3622,7 +3622,9 @@ impl<'a> PropertyManagementClient<'a> {
     /// - Path parameter `unitId`: string
     /// - Path parameter `identityId`: string
     /// - Response 200: `Persona`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AssignUnitIdentity::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (property_management-1.0.1.yaml associateIdentity).
     #[doc(alias = "/venues/{venueId}/units/{unitId}/identities/{identityId}")]
     #[doc(alias = "PUT /venues/{venueId}/units/{unitId}/identities/{identityId}")]
@@ -3633,13 +3635,13 @@ impl<'a> PropertyManagementClient<'a> {
         venue_id: &str,
         unit_id: &str,
         identity_id: &str,
-    ) -> AssignUnitIdentity<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Persona, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ASSIGN_UNIT_IDENTITY,
             &[venue_id, unit_id, identity_id],
         );
-        AssignUnitIdentity { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete identity property.
     ///
@@ -3661,13 +3663,13 @@ impl<'a> PropertyManagementClient<'a> {
         venue_id: &str,
         unit_id: &str,
         identity_id: &str,
-    ) -> RemoveUnitIdentity<'a> {
+    ) -> ruckus_one_runtime::Call<'a, ()> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_UNIT_IDENTITY,
             &[venue_id, unit_id, identity_id],
         );
-        RemoveUnitIdentity { req }
+        req.call(ruckus_one_runtime::internal::Request::send_empty)
     }
     /// Qos profile assignments.
     ///
@@ -3679,7 +3681,9 @@ impl<'a> PropertyManagementClient<'a> {
     /// - Path parameter `qosProfileId`: string
     /// - Request body (json, required): `QoSProfileAssignment`
     /// - Response 202: `PropertyAcceptedResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QosProfileAssignments::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (property_management-1.0.1.yaml qosProfileAssignments).
     #[doc(alias = "/venues/{venueId}/units/qosProfileAssignments/{qosProfileId}")]
@@ -3691,14 +3695,21 @@ impl<'a> PropertyManagementClient<'a> {
         venue_id: &str,
         qos_profile_id: &str,
         body: &QoSProfileAssignment,
-    ) -> QosProfileAssignments<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            PropertyAcceptedResponse,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QOS_PROFILE_ASSIGNMENTS,
             &[venue_id, qos_profile_id],
         );
         req.json(body);
-        QosProfileAssignments { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get property.
     ///
@@ -3708,7 +3719,9 @@ impl<'a> PropertyManagementClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `Property`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenuePropertyConfig::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (property_management-1.0.1.yaml getProperty).
     #[doc(alias = "/venues/{venueId}/propertyConfigs")]
     #[doc(alias = "GET /venues/{venueId}/propertyConfigs")]
@@ -3717,13 +3730,13 @@ impl<'a> PropertyManagementClient<'a> {
     pub fn get_venue_property_config(
         &self,
         venue_id: &str,
-    ) -> GetVenuePropertyConfig<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Property, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_PROPERTY_CONFIG,
             &[venue_id],
         );
-        GetVenuePropertyConfig { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Enable property.
     ///
@@ -3734,7 +3747,9 @@ impl<'a> PropertyManagementClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `Property2`
     /// - Response 202: `AcceptedResponse2`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `EnableVenueProperty::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (property_management-1.0.1.yaml enableProperty).
     #[doc(alias = "/venues/{venueId}/propertyConfigs")]
@@ -3745,14 +3760,18 @@ impl<'a> PropertyManagementClient<'a> {
         &self,
         venue_id: &str,
         body: &Property2,
-    ) -> EnableVenueProperty<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<AcceptedResponse2, super::activities::Activity>,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ENABLE_VENUE_PROPERTY,
             &[venue_id],
         );
         req.json(body);
-        EnableVenueProperty { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Enable property selectively.
     ///
@@ -3763,7 +3782,9 @@ impl<'a> PropertyManagementClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `Property2`
     /// - Response 202: `AcceptedResponse2`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `EnablePropertySelectively::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (property_management-1.0.1.yaml enablePropertySelectively).
     #[doc(alias = "/venues/{venueId}/propertyConfigs")]
@@ -3774,14 +3795,18 @@ impl<'a> PropertyManagementClient<'a> {
         &self,
         venue_id: &str,
         body: &Property2,
-    ) -> EnablePropertySelectively<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<AcceptedResponse2, super::activities::Activity>,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ENABLE_PROPERTY_SELECTIVELY,
             &[venue_id],
         );
         req.json(body);
-        EnablePropertySelectively { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Assign resident portal.
     ///
@@ -3792,7 +3817,9 @@ impl<'a> PropertyManagementClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `residentPortalId`: string
     /// - Response 200: `PropertyResidentPortalAssignment`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AssignResidentPortal::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (property_management-1.0.1.yaml assignResidentPortal).
     #[doc(
         alias = "/venues/{venueId}/propertyConfigs/residentPortalAssignments/{residentPortalId}"
@@ -3806,13 +3833,17 @@ impl<'a> PropertyManagementClient<'a> {
         &self,
         venue_id: &str,
         resident_portal_id: &str,
-    ) -> AssignResidentPortal<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        PropertyResidentPortalAssignment,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ASSIGN_RESIDENT_PORTAL,
             &[venue_id, resident_portal_id],
         );
-        AssignResidentPortal { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get all units.
     ///
@@ -3825,7 +3856,9 @@ impl<'a> PropertyManagementClient<'a> {
     /// - Query parameter `page` (`integer`, builder method `page`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Response 200: `PropertyPage`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllUnits::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Pagination: `spring`, items in `content`
     /// - Provenance: reference (property_management-1.0.1.yaml getAllUnits).
     #[doc(alias = "/venues/{venueId}/units")]
@@ -3849,21 +3882,31 @@ impl<'a> PropertyManagementClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `Unit`
     /// - Response 202: `AcceptedResponse2`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AddUnit::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (property_management-1.0.1.yaml addUnit).
     #[doc(alias = "/venues/{venueId}/units")]
     #[doc(alias = "POST /venues/{venueId}/units")]
     #[doc(alias = "addUnit")]
     #[inline]
-    pub fn add_unit(&self, venue_id: &str, body: &Unit) -> AddUnit<'a> {
+    pub fn add_unit(
+        &self,
+        venue_id: &str,
+        body: &Unit,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<AcceptedResponse2, super::activities::Activity>,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_UNIT,
             &[venue_id],
         );
         req.json(body);
-        AddUnit { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Query units.
     ///
@@ -3875,7 +3918,9 @@ impl<'a> PropertyManagementClient<'a> {
     /// - Query parameter `excludeContent` (`boolean`, builder method `exclude_content`)
     /// - Request body (json, optional, builder method `body`): `PropertyQueryData`
     /// - Response 200: `PageEntityModelUnit`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryUnits::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `content`
     /// - Provenance: reference (property_management-1.0.1.yaml queryUnits).
     #[doc(alias = "/venues/{venueId}/units/query")]
@@ -3899,7 +3944,9 @@ impl<'a> PropertyManagementClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `array<string>`
     /// - Response 200: no body
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ResendNotifications::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (property_management-1.0.1.yaml resendNotifications).
     #[doc(alias = "/venues/{venueId}/units/notifications")]
     #[doc(alias = "POST /venues/{venueId}/units/notifications")]
@@ -3909,14 +3956,14 @@ impl<'a> PropertyManagementClient<'a> {
         &self,
         venue_id: &str,
         body: &Vec<String>,
-    ) -> ResendNotifications<'a> {
+    ) -> ruckus_one_runtime::Call<'a, (), super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &RESEND_NOTIFICATIONS,
             &[venue_id],
         );
         req.json(body);
-        ResendNotifications { req }
+        req.call(ruckus_one_runtime::internal::Request::send_empty)
     }
     /// Query identities property.
     ///
@@ -3928,7 +3975,9 @@ impl<'a> PropertyManagementClient<'a> {
     /// - Query parameter `excludeContent` (`boolean`, builder method `exclude_content`)
     /// - Request body (json, optional, builder method `body`): `PropertyQueryData`
     /// - Response 200: `PageEntityModelPersona`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryUnitIdentities::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `content`
     /// - Provenance: reference (property_management-1.0.1.yaml queryIdentities).
     #[doc(alias = "/venues/{venueId}/units/identities/query")]
@@ -3952,7 +4001,9 @@ impl<'a> PropertyManagementClient<'a> {
     /// - Query parameter `excludeContent` (`boolean`, builder method `exclude_content`)
     /// - Request body (json, optional, builder method `body`): `PropertyQueryData`
     /// - Response 200: `PropertyPage`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryPropertyConfigs::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `content`
     /// - Provenance: reference (property_management-1.0.1.yaml queryPropertyConfigs).
     #[doc(alias = "/venues/propertyConfigs/query")]
@@ -3975,7 +4026,9 @@ impl<'a> PropertyManagementClient<'a> {
     ///
     /// - Request body (multipart, optional, builder method `body`): multipart form with parts `file`
     /// - Response 201: `AcceptedResponse2`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AddResidentPortal::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data`
+    ///   - `Json`: Accept `application/json`, Content-Type `multipart/form-data`
     /// - Provenance: reference (property_management-1.0.1.yaml addResidentPortal).
     #[doc(alias = "/residentPortals")]
     #[doc(alias = "POST /residentPortals")]
@@ -3998,7 +4051,9 @@ impl<'a> PropertyManagementClient<'a> {
     /// - Query parameter `excludeContent` (`boolean`, builder method `exclude_content`)
     /// - Request body (json, optional, builder method `body`): `PropertyQueryData`
     /// - Response 200: `PageEntityModelResidentPortal`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryResidentPortals::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `content`
     /// - Provenance: reference (property_management-1.0.1.yaml queryResidentPortals).
     #[doc(alias = "/residentPortals/query")]
@@ -4022,19 +4077,25 @@ impl<'a> PropertyManagementClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `unitId`: string
     /// - Response 200: `PropertyUnit`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `FetchUnit::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (property_management-1.0.1.yaml fetchUnit).
     #[doc(alias = "/venues/{venueId}/units/{unitId}")]
     #[doc(alias = "GET /venues/{venueId}/units/{unitId}")]
     #[doc(alias = "fetchUnit")]
     #[inline]
-    pub fn fetch_unit(&self, venue_id: &str, unit_id: &str) -> FetchUnit<'a> {
+    pub fn fetch_unit(
+        &self,
+        venue_id: &str,
+        unit_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, PropertyUnit, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &FETCH_UNIT,
             &[venue_id, unit_id],
         );
-        FetchUnit { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete unit.
     ///
@@ -4046,20 +4107,33 @@ impl<'a> PropertyManagementClient<'a> {
     /// - Path parameter `unitId`: string
     /// - Response 200: `PropertyAcceptedResponse`
     /// - Response 202: `PropertyAcceptedResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteUnit::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (property_management-1.0.1.yaml deleteUnit).
     #[doc(alias = "/venues/{venueId}/units/{unitId}")]
     #[doc(alias = "DELETE /venues/{venueId}/units/{unitId}")]
     #[doc(alias = "deleteUnit")]
     #[inline]
-    pub fn delete_unit(&self, venue_id: &str, unit_id: &str) -> DeleteUnit<'a> {
+    pub fn delete_unit(
+        &self,
+        venue_id: &str,
+        unit_id: &str,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            PropertyAcceptedResponse,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_UNIT,
             &[venue_id, unit_id],
         );
-        DeleteUnit { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Edit unit.
     ///
@@ -4072,21 +4146,32 @@ impl<'a> PropertyManagementClient<'a> {
     /// - Request body (json, required): `Unit`
     /// - Response 200: `AcceptedResponse2`
     /// - Response 202: `AcceptedResponse2`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `EditUnit::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (property_management-1.0.1.yaml editUnit).
     #[doc(alias = "/venues/{venueId}/units/{unitId}")]
     #[doc(alias = "PATCH /venues/{venueId}/units/{unitId}")]
     #[doc(alias = "editUnit")]
     #[inline]
-    pub fn edit_unit(&self, venue_id: &str, unit_id: &str, body: &Unit) -> EditUnit<'a> {
+    pub fn edit_unit(
+        &self,
+        venue_id: &str,
+        unit_id: &str,
+        body: &Unit,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<AcceptedResponse2, super::activities::Activity>,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &EDIT_UNIT,
             &[venue_id, unit_id],
         );
         req.json(body);
-        EditUnit { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Fetch resident portal.
     ///
@@ -4096,19 +4181,24 @@ impl<'a> PropertyManagementClient<'a> {
     ///
     /// - Path parameter `portalId`: string
     /// - Response 200: `ResidentPortal`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `FetchResidentPortal::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (property_management-1.0.1.yaml fetchResidentPortal).
     #[doc(alias = "/residentPortals/{portalId}")]
     #[doc(alias = "GET /residentPortals/{portalId}")]
     #[doc(alias = "fetchResidentPortal")]
     #[inline]
-    pub fn fetch_resident_portal(&self, portal_id: &str) -> FetchResidentPortal<'a> {
+    pub fn fetch_resident_portal(
+        &self,
+        portal_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, ResidentPortal, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &FETCH_RESIDENT_PORTAL,
             &[portal_id],
         );
-        FetchResidentPortal { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete resident portal.
     ///
@@ -4123,13 +4213,16 @@ impl<'a> PropertyManagementClient<'a> {
     #[doc(alias = "DELETE /residentPortals/{portalId}")]
     #[doc(alias = "deleteResidentPortal")]
     #[inline]
-    pub fn delete_resident_portal(&self, portal_id: &str) -> DeleteResidentPortal<'a> {
+    pub fn delete_resident_portal(
+        &self,
+        portal_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, ()> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_RESIDENT_PORTAL,
             &[portal_id],
         );
-        DeleteResidentPortal { req }
+        req.call(ruckus_one_runtime::internal::Request::send_empty)
     }
     /// Edit resident portal.
     ///
@@ -4140,7 +4233,9 @@ impl<'a> PropertyManagementClient<'a> {
     /// - Path parameter `portalId`: string
     /// - Request body (multipart, optional, builder method `body`): multipart form with parts `file`
     /// - Response 200: `ResidentPortal`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `EditResidentPortal::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data`
+    ///   - `Json`: Accept `application/json`, Content-Type `multipart/form-data`
     /// - Provenance: reference (property_management-1.0.1.yaml editResidentPortal).
     #[doc(alias = "/residentPortals/{portalId}")]
     #[doc(alias = "PATCH /residentPortals/{portalId}")]
@@ -4172,13 +4267,13 @@ impl<'a> PropertyManagementClient<'a> {
         &self,
         portal_id: &str,
         type_: &str,
-    ) -> DownloadPortalFile<'a> {
+    ) -> ruckus_one_runtime::Call<'a, String> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DOWNLOAD_PORTAL_FILE,
             &[portal_id, type_],
         );
-        DownloadPortalFile { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete portal file.
     ///
@@ -4198,13 +4293,13 @@ impl<'a> PropertyManagementClient<'a> {
         &self,
         portal_id: &str,
         type_: &str,
-    ) -> DeletePortalFile<'a> {
+    ) -> ruckus_one_runtime::Call<'a, ()> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_PORTAL_FILE,
             &[portal_id, type_],
         );
-        DeletePortalFile { req }
+        req.call(ruckus_one_runtime::internal::Request::send_empty)
     }
 }
 static ASSIGN_UNIT_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -4225,52 +4320,6 @@ static ASSIGN_UNIT_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
-/// Representations offered by `assign_unit_identity`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type AssignUnitIdentityVersion = super::versions::V1OrJson;
-/// Request builder for `PropertyManagementClient::assign_unit_identity` (Associate identity).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AssignUnitIdentity<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> AssignUnitIdentity<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: AssignUnitIdentityVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Persona> {
-        self.req.send_json()
-    }
-}
 static REMOVE_UNIT_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_unit_identity",
     method: ruckus_one_runtime::Method::Delete,
@@ -4285,39 +4334,6 @@ static REMOVE_UNIT_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
-/// Request builder for `PropertyManagementClient::remove_unit_identity` (Delete identity property).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct RemoveUnitIdentity<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> RemoveUnitIdentity<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request; the `200` response has no body.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
-        self.req.send_empty()
-    }
-}
 static QOS_PROFILE_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "qos_profile_assignments",
     method: ruckus_one_runtime::Method::Put,
@@ -4336,82 +4352,6 @@ static QOS_PROFILE_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
-/// Representations offered by `qos_profile_assignments`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QosProfileAssignmentsVersion = super::versions::V1OrJson;
-/// Request builder for `PropertyManagementClient::qos_profile_assignments` (Qos profile assignments).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct QosProfileAssignments<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> QosProfileAssignments<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: QosProfileAssignmentsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            PropertyAcceptedResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            PropertyAcceptedResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_VENUE_PROPERTY_CONFIG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_property_config",
     method: ruckus_one_runtime::Method::Get,
@@ -4430,52 +4370,6 @@ static GET_VENUE_PROPERTY_CONFIG: ruckus_one_runtime::internal::Operation = ruck
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
-/// Representations offered by `get_venue_property_config`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenuePropertyConfigVersion = super::versions::V1OrJson;
-/// Request builder for `PropertyManagementClient::get_venue_property_config` (Get property).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenuePropertyConfig<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenuePropertyConfig<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVenuePropertyConfigVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Property> {
-        self.req.send_json()
-    }
-}
 static ENABLE_VENUE_PROPERTY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "enable_venue_property",
     method: ruckus_one_runtime::Method::Put,
@@ -4494,76 +4388,6 @@ static ENABLE_VENUE_PROPERTY: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
-/// Representations offered by `enable_venue_property`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type EnableVenuePropertyVersion = super::versions::V1OrJson;
-/// Request builder for `PropertyManagementClient::enable_venue_property` (Enable property).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct EnableVenueProperty<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> EnableVenueProperty<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: EnableVenuePropertyVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<AcceptedResponse2, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<AcceptedResponse2, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static ENABLE_PROPERTY_SELECTIVELY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "enable_property_selectively",
     method: ruckus_one_runtime::Method::Patch,
@@ -4582,76 +4406,6 @@ static ENABLE_PROPERTY_SELECTIVELY: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
-/// Representations offered by `enable_property_selectively`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type EnablePropertySelectivelyVersion = super::versions::V1OrJson;
-/// Request builder for `PropertyManagementClient::enable_property_selectively` (Enable property selectively).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct EnablePropertySelectively<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> EnablePropertySelectively<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: EnablePropertySelectivelyVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<AcceptedResponse2, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<AcceptedResponse2, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static ASSIGN_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "assign_resident_portal",
     method: ruckus_one_runtime::Method::Put,
@@ -4670,54 +4424,6 @@ static ASSIGN_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
-/// Representations offered by `assign_resident_portal`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type AssignResidentPortalVersion = super::versions::V1OrJson;
-/// Request builder for `PropertyManagementClient::assign_resident_portal` (Assign resident portal).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AssignResidentPortal<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> AssignResidentPortal<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: AssignResidentPortalVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, PropertyResidentPortalAssignment> {
-        self.req.send_json()
-    }
-}
 static GET_ALL_UNITS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_units",
     method: ruckus_one_runtime::Method::Get,
@@ -4736,13 +4442,6 @@ static GET_ALL_UNITS: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
-/// Representations offered by `get_all_units`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetAllUnitsVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::get_all_units` (Get all units).
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
@@ -4783,9 +4482,9 @@ impl<'a> GetAllUnits<'a> {
         self.req.query("sort", &sort);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetAllUnitsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4844,76 +4543,6 @@ static ADD_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::i
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
-/// Representations offered by `add_unit`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type AddUnitVersion = super::versions::V1OrJson;
-/// Request builder for `PropertyManagementClient::add_unit` (Add unit).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AddUnit<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> AddUnit<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: AddUnitVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<AcceptedResponse2, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<AcceptedResponse2, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static QUERY_UNITS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_units",
     method: ruckus_one_runtime::Method::Post,
@@ -4932,13 +4561,6 @@ static QUERY_UNITS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
-/// Representations offered by `query_units`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryUnitsVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::query_units` (Query units).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content), [`body`](Self::body).
@@ -4969,9 +4591,9 @@ impl<'a> QueryUnits<'a> {
         self.req.json(body);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryUnitsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -5030,52 +4652,6 @@ static RESEND_NOTIFICATIONS: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
-/// Representations offered by `resend_notifications`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ResendNotificationsVersion = super::versions::V1OrJson;
-/// Request builder for `PropertyManagementClient::resend_notifications` (Resend notifications).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ResendNotifications<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ResendNotifications<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ResendNotificationsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request; the `200` response has no body.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
-        self.req.send_empty()
-    }
-}
 static QUERY_UNIT_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_unit_identities",
     method: ruckus_one_runtime::Method::Post,
@@ -5094,13 +4670,6 @@ static QUERY_UNIT_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
-/// Representations offered by `query_unit_identities`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryUnitIdentitiesVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::query_unit_identities` (Query identities property).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content), [`body`](Self::body).
@@ -5131,9 +4700,9 @@ impl<'a> QueryUnitIdentities<'a> {
         self.req.json(body);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryUnitIdentitiesVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -5192,13 +4761,6 @@ static QUERY_PROPERTY_CONFIGS: ruckus_one_runtime::internal::Operation = ruckus_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
-/// Representations offered by `query_property_configs`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryPropertyConfigsVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::query_property_configs` (Query property configs).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content), [`body`](Self::body).
@@ -5229,9 +4791,9 @@ impl<'a> QueryPropertyConfigs<'a> {
         self.req.json(body);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryPropertyConfigsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -5290,13 +4852,6 @@ static ADD_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
-/// Representations offered by `add_resident_portal`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `multipart/form-data`
-///
-/// Choose one with the builder's `version` method.
-pub type AddResidentPortalVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::add_resident_portal` (Add resident portal).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -5319,9 +4874,9 @@ impl<'a> AddResidentPortal<'a> {
         self.req.multipart(body);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: AddResidentPortalVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -5361,13 +4916,6 @@ static QUERY_RESIDENT_PORTALS: ruckus_one_runtime::internal::Operation = ruckus_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
-/// Representations offered by `query_resident_portals`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryResidentPortalsVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::query_resident_portals` (Query resident portals).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content), [`body`](Self::body).
@@ -5398,9 +4946,9 @@ impl<'a> QueryResidentPortals<'a> {
         self.req.json(body);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryResidentPortalsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -5459,52 +5007,6 @@ static FETCH_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime:
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
-/// Representations offered by `fetch_unit`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type FetchUnitVersion = super::versions::V1OrJson;
-/// Request builder for `PropertyManagementClient::fetch_unit` (Fetch unit).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct FetchUnit<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> FetchUnit<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: FetchUnitVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PropertyUnit> {
-        self.req.send_json()
-    }
-}
 static DELETE_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_unit",
     method: ruckus_one_runtime::Method::Delete,
@@ -5523,82 +5025,6 @@ static DELETE_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
-/// Representations offered by `delete_unit`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteUnitVersion = super::versions::V1OrJson;
-/// Request builder for `PropertyManagementClient::delete_unit` (Delete unit).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteUnit<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteUnit<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteUnitVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            PropertyAcceptedResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            PropertyAcceptedResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static EDIT_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "edit_unit",
     method: ruckus_one_runtime::Method::Patch,
@@ -5617,76 +5043,6 @@ static EDIT_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
-/// Representations offered by `edit_unit`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type EditUnitVersion = super::versions::V1OrJson;
-/// Request builder for `PropertyManagementClient::edit_unit` (Edit unit).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct EditUnit<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> EditUnit<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: EditUnitVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<AcceptedResponse2, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<AcceptedResponse2, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static FETCH_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "fetch_resident_portal",
     method: ruckus_one_runtime::Method::Get,
@@ -5705,52 +5061,6 @@ static FETCH_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
-/// Representations offered by `fetch_resident_portal`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type FetchResidentPortalVersion = super::versions::V1OrJson;
-/// Request builder for `PropertyManagementClient::fetch_resident_portal` (Fetch resident portal).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct FetchResidentPortal<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> FetchResidentPortal<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: FetchResidentPortalVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ResidentPortal> {
-        self.req.send_json()
-    }
-}
 static DELETE_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_resident_portal",
     method: ruckus_one_runtime::Method::Delete,
@@ -5765,39 +5075,6 @@ static DELETE_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
-/// Request builder for `PropertyManagementClient::delete_resident_portal` (Delete resident portal).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteResidentPortal<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteResidentPortal<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request; the `200` response has no body.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
-        self.req.send_empty()
-    }
-}
 static EDIT_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "edit_resident_portal",
     method: ruckus_one_runtime::Method::Patch,
@@ -5816,13 +5093,6 @@ static EDIT_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
-/// Representations offered by `edit_resident_portal`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `multipart/form-data`
-///
-/// Choose one with the builder's `version` method.
-pub type EditResidentPortalVersion = super::versions::V1OrJson;
 /// Request builder for `PropertyManagementClient::edit_resident_portal` (Edit resident portal).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -5845,9 +5115,9 @@ impl<'a> EditResidentPortal<'a> {
         self.req.multipart(body);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: EditResidentPortalVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -5883,39 +5153,6 @@ static DOWNLOAD_PORTAL_FILE: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
-/// Request builder for `PropertyManagementClient::download_portal_file` (Download portal file).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DownloadPortalFile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DownloadPortalFile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
-        self.req.send_json()
-    }
-}
 static DELETE_PORTAL_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_portal_file",
     method: ruckus_one_runtime::Method::Delete,
@@ -5930,36 +5167,3 @@ static DELETE_PORTAL_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
 };
-/// Request builder for `PropertyManagementClient::delete_portal_file` (Delete portal file).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeletePortalFile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeletePortalFile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request; the `200` response has no body.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
-        self.req.send_empty()
-    }
-}

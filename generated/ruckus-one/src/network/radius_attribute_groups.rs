@@ -799,13 +799,15 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "GET /radiusAttributeGroups")]
     #[doc(alias = "getAllRadiusAttributeGroups")]
     #[inline]
-    pub fn get_all_radius_attribute_groups(&self) -> GetAllRadiusAttributeGroups<'a> {
+    pub fn get_all_radius_attribute_groups(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_RADIUS_ATTRIBUTE_GROUPS,
             &[],
         );
-        GetAllRadiusAttributeGroups { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create radius attribute group.
     ///
@@ -823,14 +825,14 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     pub fn create_radius_attribute_group(
         &self,
         body: &RadiusAttributeGroup,
-    ) -> CreateRadiusAttributeGroup<'a> {
+    ) -> ruckus_one_runtime::Call<'a, RadiusAttributeGroup> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_RADIUS_ATTRIBUTE_GROUP,
             &[],
         );
         req.json(body);
-        CreateRadiusAttributeGroup { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get all external assignments.
     ///
@@ -848,13 +850,13 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     pub fn get_all_external_assignments(
         &self,
         group_id: &str,
-    ) -> GetAllExternalAssignments<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_EXTERNAL_ASSIGNMENTS,
             &[group_id],
         );
-        GetAllExternalAssignments { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create external assignment.
     ///
@@ -874,14 +876,14 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
         &self,
         group_id: &str,
         body: &AttributeGroupAssignment,
-    ) -> CreateExternalAssignment<'a> {
+    ) -> ruckus_one_runtime::Call<'a, AttributeGroupAssignment> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_EXTERNAL_ASSIGNMENT,
             &[group_id],
         );
         req.json(body);
-        CreateExternalAssignment { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get all radius attribute groups by query.
     ///
@@ -927,13 +929,13 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     pub fn get_attribute_group_by_id(
         &self,
         group_id: &str,
-    ) -> GetAttributeGroupById<'a> {
+    ) -> ruckus_one_runtime::Call<'a, RadiusAttributeGroup> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ATTRIBUTE_GROUP_BY_ID,
             &[group_id],
         );
-        GetAttributeGroupById { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete attribute group.
     ///
@@ -948,13 +950,16 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "DELETE /radiusAttributeGroups/{groupId}")]
     #[doc(alias = "deleteAttributeGroup")]
     #[inline]
-    pub fn delete_attribute_group(&self, group_id: &str) -> DeleteAttributeGroup<'a> {
+    pub fn delete_attribute_group(
+        &self,
+        group_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_ATTRIBUTE_GROUP,
             &[group_id],
         );
-        DeleteAttributeGroup { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update radius attrib group.
     ///
@@ -974,14 +979,14 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
         &self,
         group_id: &str,
         body: &impl serde::Serialize,
-    ) -> UpdateRadiusAttribGroup<'a> {
+    ) -> ruckus_one_runtime::Call<'a, RadiusAttributeGroup> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_RADIUS_ATTRIB_GROUP,
             &[group_id],
         );
         req.json(body);
-        UpdateRadiusAttribGroup { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get all radius attribute.
     ///
@@ -995,13 +1000,15 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "GET /radiusAttributes")]
     #[doc(alias = "getAllRadiusAttribute")]
     #[inline]
-    pub fn get_all_radius_attribute(&self) -> GetAllRadiusAttribute<'a> {
+    pub fn get_all_radius_attribute(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_RADIUS_ATTRIBUTE,
             &[],
         );
-        GetAllRadiusAttribute { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get attribute by id.
     ///
@@ -1016,13 +1023,16 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "GET /radiusAttributes/{id}")]
     #[doc(alias = "getAttributeById")]
     #[inline]
-    pub fn get_attribute_by_id(&self, id: &str) -> GetAttributeById<'a> {
+    pub fn get_attribute_by_id(
+        &self,
+        id: &str,
+    ) -> ruckus_one_runtime::Call<'a, RadiusAttribute> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ATTRIBUTE_BY_ID,
             &[id],
         );
-        GetAttributeById { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get all radius attribute vendors.
     ///
@@ -1036,15 +1046,15 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     #[doc(alias = "GET /radiusAttributes/vendors")]
     #[doc(alias = "getAllRadiusAttributeVendors")]
     #[inline]
-    pub fn get_all_radius_attribute_vendors(&self) -> GetAllRadiusAttributeVendors<'a> {
+    pub fn get_all_radius_attribute_vendors(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, RadiusAttributeVendors> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_RADIUS_ATTRIBUTE_VENDORS,
             &[],
         );
-        GetAllRadiusAttributeVendors {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get external assignment by id.
     ///
@@ -1064,13 +1074,13 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
         &self,
         group_id: &str,
         assignment_id: &str,
-    ) -> GetExternalAssignmentById<'a> {
+    ) -> ruckus_one_runtime::Call<'a, AttributeGroupAssignment> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_EXTERNAL_ASSIGNMENT_BY_ID,
             &[group_id, assignment_id],
         );
-        GetExternalAssignmentById { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete external assignment.
     ///
@@ -1090,13 +1100,13 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
         &self,
         group_id: &str,
         assignment_id: &str,
-    ) -> DeleteExternalAssignment<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_EXTERNAL_ASSIGNMENT,
             &[group_id, assignment_id],
         );
-        DeleteExternalAssignment { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
 }
 static GET_ALL_RADIUS_ATTRIBUTES_BY_QUERY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -1169,39 +1179,6 @@ static GET_ALL_RADIUS_ATTRIBUTE_GROUPS: ruckus_one_runtime::internal::Operation 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
-/// Request builder for `RadiusAttributeGroupsClient::get_all_radius_attribute_groups` (Get all radius attribute groups).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetAllRadiusAttributeGroups<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetAllRadiusAttributeGroups<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static CREATE_RADIUS_ATTRIBUTE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_radius_attribute_group",
     method: ruckus_one_runtime::Method::Post,
@@ -1216,39 +1193,6 @@ static CREATE_RADIUS_ATTRIBUTE_GROUP: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
-/// Request builder for `RadiusAttributeGroupsClient::create_radius_attribute_group` (Create radius attribute group).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateRadiusAttributeGroup<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateRadiusAttributeGroup<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `201` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusAttributeGroup> {
-        self.req.send_json()
-    }
-}
 static GET_ALL_EXTERNAL_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_external_assignments",
     method: ruckus_one_runtime::Method::Get,
@@ -1263,39 +1207,6 @@ static GET_ALL_EXTERNAL_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
-/// Request builder for `RadiusAttributeGroupsClient::get_all_external_assignments` (Get all external assignments).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetAllExternalAssignments<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetAllExternalAssignments<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static CREATE_EXTERNAL_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_external_assignment",
     method: ruckus_one_runtime::Method::Post,
@@ -1310,39 +1221,6 @@ static CREATE_EXTERNAL_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
-/// Request builder for `RadiusAttributeGroupsClient::create_external_assignment` (Create external assignment).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateExternalAssignment<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateExternalAssignment<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `201` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AttributeGroupAssignment> {
-        self.req.send_json()
-    }
-}
 static GET_ALL_RADIUS_ATTRIBUTE_GROUPS_BY_QUERY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_radius_attribute_groups_by_query",
     method: ruckus_one_runtime::Method::Post,
@@ -1413,39 +1291,6 @@ static GET_ATTRIBUTE_GROUP_BY_ID: ruckus_one_runtime::internal::Operation = ruck
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
-/// Request builder for `RadiusAttributeGroupsClient::get_attribute_group_by_id` (Get attribute group by id).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetAttributeGroupById<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetAttributeGroupById<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusAttributeGroup> {
-        self.req.send_json()
-    }
-}
 static DELETE_ATTRIBUTE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_attribute_group",
     method: ruckus_one_runtime::Method::Delete,
@@ -1460,39 +1305,6 @@ static DELETE_ATTRIBUTE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
-/// Request builder for `RadiusAttributeGroupsClient::delete_attribute_group` (Delete attribute group).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteAttributeGroup<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteAttributeGroup<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static UPDATE_RADIUS_ATTRIB_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_radius_attrib_group",
     method: ruckus_one_runtime::Method::Patch,
@@ -1507,39 +1319,6 @@ static UPDATE_RADIUS_ATTRIB_GROUP: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
-/// Request builder for `RadiusAttributeGroupsClient::update_radius_attrib_group` (Update radius attrib group).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateRadiusAttribGroup<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateRadiusAttribGroup<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusAttributeGroup> {
-        self.req.send_json()
-    }
-}
 static GET_ALL_RADIUS_ATTRIBUTE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_radius_attribute",
     method: ruckus_one_runtime::Method::Get,
@@ -1554,39 +1333,6 @@ static GET_ALL_RADIUS_ATTRIBUTE: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
-/// Request builder for `RadiusAttributeGroupsClient::get_all_radius_attribute` (Get all radius attribute).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetAllRadiusAttribute<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetAllRadiusAttribute<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static GET_ATTRIBUTE_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_attribute_by_id",
     method: ruckus_one_runtime::Method::Get,
@@ -1601,39 +1347,6 @@ static GET_ATTRIBUTE_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
-/// Request builder for `RadiusAttributeGroupsClient::get_attribute_by_id` (Get attribute by id).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetAttributeById<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetAttributeById<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusAttribute> {
-        self.req.send_json()
-    }
-}
 static GET_ALL_RADIUS_ATTRIBUTE_VENDORS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_radius_attribute_vendors",
     method: ruckus_one_runtime::Method::Get,
@@ -1648,39 +1361,6 @@ static GET_ALL_RADIUS_ATTRIBUTE_VENDORS: ruckus_one_runtime::internal::Operation
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
-/// Request builder for `RadiusAttributeGroupsClient::get_all_radius_attribute_vendors` (Get all radius attribute vendors).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetAllRadiusAttributeVendors<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetAllRadiusAttributeVendors<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, RadiusAttributeVendors> {
-        self.req.send_json()
-    }
-}
 static GET_EXTERNAL_ASSIGNMENT_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_external_assignment_by_id",
     method: ruckus_one_runtime::Method::Get,
@@ -1695,39 +1375,6 @@ static GET_EXTERNAL_ASSIGNMENT_BY_ID: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
-/// Request builder for `RadiusAttributeGroupsClient::get_external_assignment_by_id` (Get external assignment by id).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetExternalAssignmentById<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetExternalAssignmentById<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AttributeGroupAssignment> {
-        self.req.send_json()
-    }
-}
 static DELETE_EXTERNAL_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_external_assignment",
     method: ruckus_one_runtime::Method::Delete,
@@ -1742,36 +1389,3 @@ static DELETE_EXTERNAL_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
 };
-/// Request builder for `RadiusAttributeGroupsClient::delete_external_assignment` (Delete external assignment).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteExternalAssignment<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteExternalAssignment<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}

@@ -299,7 +299,9 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `QueryResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueAaaServers::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     ///
     /// Notes:
@@ -337,14 +339,14 @@ impl<'a> SwitchAaaClient<'a> {
         &self,
         venue_id: &str,
         body: &super::common::AaaServer,
-    ) -> CreateVenueAaaServer<'a> {
+    ) -> ruckus_one_runtime::Call<'a, AaaServerResponse> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_AAA_SERVER,
             &[venue_id],
         );
         req.json(body);
-        CreateVenueAaaServer { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create venue AAA server (v1).
     ///
@@ -355,7 +357,9 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `AaaServerBo`
     /// - Response 200: `AaaServerV1`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueAaaServerV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/aaaServers")]
     #[doc(alias = "POST /venues/{venueId}/aaaServers")]
     #[inline]
@@ -363,14 +367,18 @@ impl<'a> SwitchAaaClient<'a> {
         &self,
         venue_id: &str,
         body: &super::common::AaaServerBo,
-    ) -> CreateVenueAaaServerV1<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::AaaServerV1,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_AAA_SERVER_V1,
             &[venue_id],
         );
         req.json(body);
-        CreateVenueAaaServerV1 { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete venue AAA servers.
     ///
@@ -381,7 +389,9 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `array<string>`
     /// - Response 204: no body (No content.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueAaaServers::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/aaaServers")]
     #[doc(alias = "DELETE /venues/{venueId}/aaaServers")]
     #[inline]
@@ -389,14 +399,14 @@ impl<'a> SwitchAaaClient<'a> {
         &self,
         venue_id: &str,
         body: &Vec<String>,
-    ) -> DeleteVenueAaaServers<'a> {
+    ) -> ruckus_one_runtime::Call<'a, (), super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_AAA_SERVERS,
             &[venue_id],
         );
         req.json(body);
-        DeleteVenueAaaServers { req }
+        req.call(ruckus_one_runtime::internal::Request::send_empty)
     }
     /// Get venue AAA server.
     ///
@@ -407,7 +417,9 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
     /// - Response 200: `AaaServerView`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueAaaServer::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "GET /venues/{venueId}/aaaServers/{aaaServerId}")]
     #[inline]
@@ -415,13 +427,13 @@ impl<'a> SwitchAaaClient<'a> {
         &self,
         venue_id: &str,
         aaa_server_id: &str,
-    ) -> GetVenueAaaServer<'a> {
+    ) -> ruckus_one_runtime::Call<'a, AaaServerView, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AAA_SERVER,
             &[venue_id, aaa_server_id],
         );
-        GetVenueAaaServer { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue AAA server.
     ///
@@ -442,14 +454,14 @@ impl<'a> SwitchAaaClient<'a> {
         venue_id: &str,
         aaa_server_id: &str,
         body: &super::common::AaaServer,
-    ) -> UpdateVenueAaaServer<'a> {
+    ) -> ruckus_one_runtime::Call<'a, AaaServerResponse> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AAA_SERVER,
             &[venue_id, aaa_server_id],
         );
         req.json(body);
-        UpdateVenueAaaServer { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue AAA server (v1).
     ///
@@ -461,7 +473,9 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
     /// - Request body (json, required): `AaaServerBo`
     /// - Response 200: `AaaServerV1`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueAaaServerV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "PUT /venues/{venueId}/aaaServers/{aaaServerId}")]
     #[inline]
@@ -470,14 +484,18 @@ impl<'a> SwitchAaaClient<'a> {
         venue_id: &str,
         aaa_server_id: &str,
         body: &super::common::AaaServerBo,
-    ) -> UpdateVenueAaaServerV1<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::AaaServerV1,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AAA_SERVER_V1,
             &[venue_id, aaa_server_id],
         );
         req.json(body);
-        UpdateVenueAaaServerV1 { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete venue AAA server.
     ///
@@ -488,7 +506,9 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
     /// - Response 200: `EmptyResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueAaaServer::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "DELETE /venues/{venueId}/aaaServers/{aaaServerId}")]
     #[inline]
@@ -496,13 +516,17 @@ impl<'a> SwitchAaaClient<'a> {
         &self,
         venue_id: &str,
         aaa_server_id: &str,
-    ) -> DeleteVenueAaaServer<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::EmptyResponse,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_AAA_SERVER,
             &[venue_id, aaa_server_id],
         );
-        DeleteVenueAaaServer { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue AAA settings.
     ///
@@ -513,7 +537,9 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `AaaSettingView`
     /// - Response 200: `AaaSettingResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueAaaSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/aaaSettings")]
     #[doc(alias = "PUT /venues/{venueId}/aaaSettings")]
     #[inline]
@@ -521,14 +547,18 @@ impl<'a> SwitchAaaClient<'a> {
         &self,
         venue_id: &str,
         body: &super::common::AaaSettingView,
-    ) -> UpdateVenueAaaSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::AaaSettingResponse,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AAA_SETTINGS,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueAaaSettings { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get aaa settings.
     ///
@@ -538,19 +568,29 @@ impl<'a> SwitchAaaClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `AaaSettingView`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetAaaSettings::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetAaaSettings_1_1).
     #[doc(alias = "/venues/{venueId}/aaaSettings")]
     #[doc(alias = "GET /venues/{venueId}/aaaSettings")]
     #[doc(alias = "GetAaaSettings_1_1")]
     #[inline]
-    pub fn get_aaa_settings(&self, venue_id: &str) -> GetAaaSettings<'a> {
+    pub fn get_aaa_settings(
+        &self,
+        venue_id: &str,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::AaaSettingView,
+        super::versions::V1_1OrV1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AAA_SETTINGS,
             &[venue_id],
         );
-        GetAaaSettings { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
 }
 static QUERY_VENUE_AAA_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -571,13 +611,6 @@ static QUERY_VENUE_AAA_SERVERS: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `query_venue_aaa_servers`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryVenueAaaServersVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchAaaClient::query_venue_aaa_servers` (Query venue AAA servers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -593,9 +626,9 @@ impl<'a> QueryVenueAaaServers<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryVenueAaaServersVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -650,39 +683,6 @@ static CREATE_VENUE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchAaaClient::create_venue_aaa_server` (Create venue AAA server).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateVenueAaaServer<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateVenueAaaServer<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `201` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AaaServerResponse> {
-        self.req.send_json()
-    }
-}
 static CREATE_VENUE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_aaa_server_v1",
     method: ruckus_one_runtime::Method::Post,
@@ -701,52 +701,6 @@ static CREATE_VENUE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `create_venue_aaa_server_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateVenueAaaServerV1Version = super::versions::V1OrJson;
-/// Request builder for `SwitchAaaClient::create_venue_aaa_server_v1` (Create venue AAA server (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateVenueAaaServerV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateVenueAaaServerV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateVenueAaaServerV1Version) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AaaServerV1> {
-        self.req.send_json()
-    }
-}
 static DELETE_VENUE_AAA_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_aaa_servers",
     method: ruckus_one_runtime::Method::Delete,
@@ -765,52 +719,6 @@ static DELETE_VENUE_AAA_SERVERS: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_venue_aaa_servers`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteVenueAaaServersVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchAaaClient::delete_venue_aaa_servers` (Delete venue AAA servers).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenueAaaServers<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenueAaaServers<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteVenueAaaServersVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request; the `204` response has no body.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
-        self.req.send_empty()
-    }
-}
 static GET_VENUE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_aaa_server",
     method: ruckus_one_runtime::Method::Get,
@@ -829,52 +737,6 @@ static GET_VENUE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_venue_aaa_server`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueAaaServerVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchAaaClient::get_venue_aaa_server` (Get venue AAA server).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueAaaServer<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueAaaServer<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVenueAaaServerVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AaaServerView> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_aaa_server",
     method: ruckus_one_runtime::Method::Put,
@@ -889,39 +751,6 @@ static UPDATE_VENUE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchAaaClient::update_venue_aaa_server` (Update venue AAA server).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueAaaServer<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueAaaServer<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AaaServerResponse> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_aaa_server_v1",
     method: ruckus_one_runtime::Method::Put,
@@ -940,52 +769,6 @@ static UPDATE_VENUE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `update_venue_aaa_server_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueAaaServerV1Version = super::versions::V1OrJson;
-/// Request builder for `SwitchAaaClient::update_venue_aaa_server_v1` (Update venue AAA server (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueAaaServerV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueAaaServerV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateVenueAaaServerV1Version) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AaaServerV1> {
-        self.req.send_json()
-    }
-}
 static DELETE_VENUE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_aaa_server",
     method: ruckus_one_runtime::Method::Delete,
@@ -1004,52 +787,6 @@ static DELETE_VENUE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_venue_aaa_server`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteVenueAaaServerVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchAaaClient::delete_venue_aaa_server` (Delete venue AAA server).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenueAaaServer<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenueAaaServer<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteVenueAaaServerVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_AAA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_aaa_settings",
     method: ruckus_one_runtime::Method::Put,
@@ -1068,54 +805,6 @@ static UPDATE_VENUE_AAA_SETTINGS: ruckus_one_runtime::internal::Operation = ruck
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `update_venue_aaa_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueAaaSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchAaaClient::update_venue_aaa_settings` (Update venue AAA settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueAaaSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueAaaSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateVenueAaaSettingsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::AaaSettingResponse> {
-        self.req.send_json()
-    }
-}
 static GET_AAA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_aaa_settings",
     method: ruckus_one_runtime::Method::Get,
@@ -1138,50 +827,3 @@ static GET_AAA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_aaa_settings`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetAaaSettingsVersion = super::versions::V1_1OrV1OrJson;
-/// Request builder for `SwitchAaaClient::get_aaa_settings` (Get aaa settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetAaaSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetAaaSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetAaaSettingsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AaaSettingView> {
-        self.req.send_json()
-    }
-}

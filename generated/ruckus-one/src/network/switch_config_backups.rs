@@ -572,7 +572,9 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `QueryResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchConfigBackups::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     ///
     /// Notes:
@@ -606,7 +608,9 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `SwitchConfigHistoryPage`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchConfigHistDetails::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `list`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/configHistDetails/query")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/configHistDetails/query")]
@@ -637,7 +641,9 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `transactionId`: Identifier of the configuration transaction.
     /// - Response 200: `ConfigurationHistoryView`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchTransactionConfigHistDetails::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(
         alias = "/venues/{venueId}/switches/{switchId}/transactions/{transactionId}/configHistDetails"
     )]
@@ -650,15 +656,17 @@ impl<'a> SwitchConfigBackupsClient<'a> {
         venue_id: &str,
         switch_id: &str,
         transaction_id: &str,
-    ) -> ListVenueSwitchTransactionConfigHistDetails<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::ConfigurationHistoryView,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS,
             &[venue_id, switch_id, transaction_id],
         );
-        ListVenueSwitchTransactionConfigHistDetails {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List switch configuration backups.
     ///
@@ -669,7 +677,9 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `array<ConfigBackupView>`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchConfigBackups::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/configBackups")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/configBackups")]
     #[inline]
@@ -677,15 +687,17 @@ impl<'a> SwitchConfigBackupsClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-    ) -> ListVenueSwitchConfigBackups<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        Vec<super::common::ConfigBackupView>,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_CONFIG_BACKUPS,
             &[venue_id, switch_id],
         );
-        ListVenueSwitchConfigBackups {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Back up switch configuration.
     ///
@@ -697,7 +709,9 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `ConfigBackup`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchConfigBackup::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/configBackups")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/configBackups")]
@@ -707,16 +721,21 @@ impl<'a> SwitchConfigBackupsClient<'a> {
         venue_id: &str,
         switch_id: &str,
         body: &ConfigBackup,
-    ) -> CreateVenueSwitchConfigBackup<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_CONFIG_BACKUP,
             &[venue_id, switch_id],
         );
         req.json(body);
-        CreateVenueSwitchConfigBackup {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete switch configuration backups.
     ///
@@ -728,7 +747,9 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `array<string>`
     /// - Response 200: `EmptyResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchConfigBackups::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/configBackups")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/configBackups")]
     #[inline]
@@ -737,16 +758,18 @@ impl<'a> SwitchConfigBackupsClient<'a> {
         venue_id: &str,
         switch_id: &str,
         body: &Vec<String>,
-    ) -> DeleteVenueSwitchConfigBackups<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::EmptyResponse,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_CONFIG_BACKUPS,
             &[venue_id, switch_id],
         );
         req.json(body);
-        DeleteVenueSwitchConfigBackups {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get switch configuration backup.
     ///
@@ -758,7 +781,9 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `configBackupId`: Identifier of the configuration backup.
     /// - Response 200: `ConfigBackupView`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchConfigBackup::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(
         alias = "/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}"
     )]
@@ -771,13 +796,17 @@ impl<'a> SwitchConfigBackupsClient<'a> {
         venue_id: &str,
         switch_id: &str,
         config_backup_id: &str,
-    ) -> GetVenueSwitchConfigBackup<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::ConfigBackupView,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_SWITCH_CONFIG_BACKUP,
             &[venue_id, switch_id, config_backup_id],
         );
-        GetVenueSwitchConfigBackup { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete switch configuration backup.
     ///
@@ -789,7 +818,9 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `configBackupId`: Identifier of the configuration backup.
     /// - Response 200: `EmptyResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchConfigBackup::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(
         alias = "/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}"
     )]
@@ -802,15 +833,17 @@ impl<'a> SwitchConfigBackupsClient<'a> {
         venue_id: &str,
         switch_id: &str,
         config_backup_id: &str,
-    ) -> DeleteVenueSwitchConfigBackup<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::EmptyResponse,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_CONFIG_BACKUP,
             &[venue_id, switch_id, config_backup_id],
         );
-        DeleteVenueSwitchConfigBackup {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Restore switch configuration backup.
     ///
@@ -823,7 +856,9 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Path parameter `configBackupId`: Identifier of the configuration backup.
     /// - Request body (json, required): `ConfigBackupAction`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchVenueSwitchConfigBackup::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(
         alias = "/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}"
@@ -838,16 +873,21 @@ impl<'a> SwitchConfigBackupsClient<'a> {
         switch_id: &str,
         config_backup_id: &str,
         body: &ConfigBackupAction,
-    ) -> PatchVenueSwitchConfigBackup<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_VENUE_SWITCH_CONFIG_BACKUP,
             &[venue_id, switch_id, config_backup_id],
         );
         req.json(body);
-        PatchVenueSwitchConfigBackup {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Compare switch configuration backups.
     ///
@@ -859,7 +899,9 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `ConfigBackupComparison`
     /// - Response 200: `ConfigBackupComparisonView`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchConfigBackupComparison::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/configBackups/comparisons")]
     #[doc(
         alias = "POST /venues/{venueId}/switches/{switchId}/configBackups/comparisons"
@@ -870,16 +912,18 @@ impl<'a> SwitchConfigBackupsClient<'a> {
         venue_id: &str,
         switch_id: &str,
         body: &ConfigBackupComparison,
-    ) -> CreateVenueSwitchConfigBackupComparison<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ConfigBackupComparisonView,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_CONFIG_BACKUP_COMPARISON,
             &[venue_id, switch_id],
         );
         req.json(body);
-        CreateVenueSwitchConfigBackupComparison {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get formatted backup configuration.
     ///
@@ -891,7 +935,9 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `configBackupId`: Identifier of the configuration backup.
     /// - Response 200: `ConfigBackUpFormatted`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchConfigBackupFormattedConfigs::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(
         alias = "/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs"
     )]
@@ -904,15 +950,13 @@ impl<'a> SwitchConfigBackupsClient<'a> {
         venue_id: &str,
         switch_id: &str,
         config_backup_id: &str,
-    ) -> GetVenueSwitchConfigBackupFormattedConfigs<'a> {
+    ) -> ruckus_one_runtime::Call<'a, ConfigBackUpFormatted, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS,
             &[venue_id, switch_id, config_backup_id],
         );
-        GetVenueSwitchConfigBackupFormattedConfigs {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
 }
 static QUERY_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -933,13 +977,6 @@ static QUERY_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::internal::Operatio
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `query_venue_switch_config_backups`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryVenueSwitchConfigBackupsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::query_venue_switch_config_backups` (Query switch configuration backups).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -955,9 +992,9 @@ impl<'a> QueryVenueSwitchConfigBackups<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryVenueSwitchConfigBackupsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -1018,13 +1055,6 @@ static QUERY_VENUE_SWITCH_CONFIG_HIST_DETAILS: ruckus_one_runtime::internal::Ope
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `query_venue_switch_config_hist_details`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryVenueSwitchConfigHistDetailsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchConfigBackupsClient::query_venue_switch_config_hist_details` (Query switch configuration history).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1040,9 +1070,9 @@ impl<'a> QueryVenueSwitchConfigHistDetails<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryVenueSwitchConfigHistDetailsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -1107,57 +1137,6 @@ static LIST_VENUE_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS: ruckus_one_runtime::in
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `list_venue_switch_transaction_config_hist_details`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListVenueSwitchTransactionConfigHistDetailsVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchConfigBackupsClient::list_venue_switch_transaction_config_hist_details` (List configuration history of a transaction).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListVenueSwitchTransactionConfigHistDetails<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListVenueSwitchTransactionConfigHistDetails<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: ListVenueSwitchTransactionConfigHistDetailsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::ConfigurationHistoryView> {
-        self.req.send_json()
-    }
-}
 static LIST_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_config_backups",
     method: ruckus_one_runtime::Method::Get,
@@ -1176,54 +1155,6 @@ static LIST_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::internal::Operation
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `list_venue_switch_config_backups`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListVenueSwitchConfigBackupsVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchConfigBackupsClient::list_venue_switch_config_backups` (List switch configuration backups).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListVenueSwitchConfigBackups<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListVenueSwitchConfigBackups<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ListVenueSwitchConfigBackupsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::ConfigBackupView>> {
-        self.req.send_json()
-    }
-}
 static CREATE_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_config_backup",
     method: ruckus_one_runtime::Method::Post,
@@ -1242,82 +1173,6 @@ static CREATE_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::internal::Operatio
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `create_venue_switch_config_backup`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateVenueSwitchConfigBackupVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchConfigBackupsClient::create_venue_switch_config_backup` (Back up switch configuration).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateVenueSwitchConfigBackup<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateVenueSwitchConfigBackup<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateVenueSwitchConfigBackupVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DELETE_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_config_backups",
     method: ruckus_one_runtime::Method::Delete,
@@ -1336,52 +1191,6 @@ static DELETE_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::internal::Operati
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_venue_switch_config_backups`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteVenueSwitchConfigBackupsVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchConfigBackupsClient::delete_venue_switch_config_backups` (Delete switch configuration backups).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenueSwitchConfigBackups<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenueSwitchConfigBackups<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteVenueSwitchConfigBackupsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
-        self.req.send_json()
-    }
-}
 static GET_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_config_backup",
     method: ruckus_one_runtime::Method::Get,
@@ -1400,54 +1209,6 @@ static GET_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_venue_switch_config_backup`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueSwitchConfigBackupVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchConfigBackupsClient::get_venue_switch_config_backup` (Get switch configuration backup).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueSwitchConfigBackup<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueSwitchConfigBackup<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVenueSwitchConfigBackupVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::ConfigBackupView> {
-        self.req.send_json()
-    }
-}
 static DELETE_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_config_backup",
     method: ruckus_one_runtime::Method::Delete,
@@ -1466,52 +1227,6 @@ static DELETE_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::internal::Operatio
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_venue_switch_config_backup`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteVenueSwitchConfigBackupVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchConfigBackupsClient::delete_venue_switch_config_backup` (Delete switch configuration backup).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenueSwitchConfigBackup<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenueSwitchConfigBackup<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteVenueSwitchConfigBackupVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
-        self.req.send_json()
-    }
-}
 static PATCH_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_venue_switch_config_backup",
     method: ruckus_one_runtime::Method::Patch,
@@ -1530,82 +1245,6 @@ static PATCH_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::internal::Operation
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `patch_venue_switch_config_backup`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type PatchVenueSwitchConfigBackupVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchConfigBackupsClient::patch_venue_switch_config_backup` (Restore switch configuration backup).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct PatchVenueSwitchConfigBackup<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> PatchVenueSwitchConfigBackup<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: PatchVenueSwitchConfigBackupVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static CREATE_VENUE_SWITCH_CONFIG_BACKUP_COMPARISON: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_config_backup_comparison",
     method: ruckus_one_runtime::Method::Post,
@@ -1624,55 +1263,6 @@ static CREATE_VENUE_SWITCH_CONFIG_BACKUP_COMPARISON: ruckus_one_runtime::interna
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `create_venue_switch_config_backup_comparison`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateVenueSwitchConfigBackupComparisonVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchConfigBackupsClient::create_venue_switch_config_backup_comparison` (Compare switch configuration backups).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateVenueSwitchConfigBackupComparison<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateVenueSwitchConfigBackupComparison<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: CreateVenueSwitchConfigBackupComparisonVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ConfigBackupComparisonView> {
-        self.req.send_json()
-    }
-}
 static GET_VENUE_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_config_backup_formatted_configs",
     method: ruckus_one_runtime::Method::Get,
@@ -1691,52 +1281,3 @@ static GET_VENUE_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS: ruckus_one_runtime::int
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_venue_switch_config_backup_formatted_configs`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueSwitchConfigBackupFormattedConfigsVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchConfigBackupsClient::get_venue_switch_config_backup_formatted_configs` (Get formatted backup configuration).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueSwitchConfigBackupFormattedConfigs<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueSwitchConfigBackupFormattedConfigs<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: GetVenueSwitchConfigBackupFormattedConfigsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ConfigBackUpFormatted> {
-        self.req.send_json()
-    }
-}

@@ -2671,7 +2671,10 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `ChangeSchedule`
     /// - Response 200: `EmptyResponse`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueSwitchFirmwareSchedules::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/switchFirmwares/schedules")]
     #[doc(alias = "PUT /venues/{venueId}/switchFirmwares/schedules")]
     #[inline]
@@ -2679,16 +2682,18 @@ impl<'a> SwitchFirmwareClient<'a> {
         &self,
         venue_id: &str,
         body: &ChangeSchedule,
-    ) -> UpdateVenueSwitchFirmwareSchedules<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::EmptyResponse,
+        super::versions::V1_1OrV1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH_FIRMWARE_SCHEDULES,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueSwitchFirmwareSchedules {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create venue switch firmware schedule.
     ///
@@ -2729,7 +2734,9 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Query parameter `manualOverride` (`boolean`, builder method `manual_override`)
     /// - Request body (json, required): `ChangeScheduleV1`
     /// - Response 201: `EmptyResponse` (Created.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchFirmwareScheduleV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/switchFirmwares/schedules")]
     #[doc(alias = "POST /venues/{venueId}/switchFirmwares/schedules")]
     #[inline]
@@ -2757,7 +2764,9 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `SkipScheduleUpgrade`
     /// - Response 200: `EmptyResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchFirmwareSchedules::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/switchFirmwares/schedules")]
     #[doc(alias = "DELETE /venues/{venueId}/switchFirmwares/schedules")]
     #[inline]
@@ -2765,16 +2774,18 @@ impl<'a> SwitchFirmwareClient<'a> {
         &self,
         venue_id: &str,
         body: &SkipScheduleUpgrade,
-    ) -> DeleteVenueSwitchFirmwareSchedules<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::EmptyResponse,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_FIRMWARE_SCHEDULES,
             &[venue_id],
         );
         req.json(body);
-        DeleteVenueSwitchFirmwareSchedules {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List switch firmware versions.
     ///
@@ -2791,13 +2802,13 @@ impl<'a> SwitchFirmwareClient<'a> {
     pub fn list_switch_firmware_versions(
         &self,
         version_type: &str,
-    ) -> ListSwitchFirmwareVersions<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Vec<SwitchVersionView>> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_FIRMWARE_VERSIONS,
             &[version_type],
         );
-        ListSwitchFirmwareVersions { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List switch firmware versions (v1).
     ///
@@ -2807,22 +2818,22 @@ impl<'a> SwitchFirmwareClient<'a> {
     ///
     /// - Path parameter `versionType`: Kind of firmware versions to list.
     /// - Response 200: `array<SwitchVersion>`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListSwitchFirmwareVersionsV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/switchFirmwares/versions/{versionType}")]
     #[doc(alias = "GET /switchFirmwares/versions/{versionType}")]
     #[inline]
     pub fn list_switch_firmware_versions_v1(
         &self,
         version_type: &str,
-    ) -> ListSwitchFirmwareVersionsV1<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Vec<SwitchVersion>, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_FIRMWARE_VERSIONS_V1,
             &[version_type],
         );
-        ListSwitchFirmwareVersionsV1 {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List current switch firmware versions.
     ///
@@ -2837,15 +2848,13 @@ impl<'a> SwitchFirmwareClient<'a> {
     #[inline]
     pub fn list_switch_firmware_current_versions(
         &self,
-    ) -> ListSwitchFirmwareCurrentVersions<'a> {
+    ) -> ruckus_one_runtime::Call<'a, VenueCurrentVersionView> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS,
             &[],
         );
-        ListSwitchFirmwareCurrentVersions {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List current switch firmware versions (v1).
     ///
@@ -2854,21 +2863,21 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// `GET /switchFirmwares/currentVersions` on the `network` API.
     ///
     /// - Response 200: `VenueCurrentVersion`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListSwitchFirmwareCurrentVersionsV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/switchFirmwares/currentVersions")]
     #[doc(alias = "GET /switchFirmwares/currentVersions")]
     #[inline]
     pub fn list_switch_firmware_current_versions_v1(
         &self,
-    ) -> ListSwitchFirmwareCurrentVersionsV1<'a> {
+    ) -> ruckus_one_runtime::Call<'a, VenueCurrentVersion, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS_V1,
             &[],
         );
-        ListSwitchFirmwareCurrentVersionsV1 {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query switch firmware schedules.
     ///
@@ -2888,16 +2897,14 @@ impl<'a> SwitchFirmwareClient<'a> {
     pub fn query_switch_firmware_schedules(
         &self,
         body: &UpgradeVenueQueryFilter,
-    ) -> QuerySwitchFirmwareSchedules<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Vec<UpgradeVenueFirmwareView>> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_FIRMWARE_SCHEDULES,
             &[],
         );
         req.json(body);
-        QuerySwitchFirmwareSchedules {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query switch firmware schedules (v1).
     ///
@@ -2907,7 +2914,9 @@ impl<'a> SwitchFirmwareClient<'a> {
     ///
     /// - Request body (json, required): `UpgradeVenueQueryFilterV1`
     /// - Response 200: `array<UpgradeVenue>`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QuerySwitchFirmwareSchedulesV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     ///
     /// Notes:
     /// - Not paged: the answer is a plain list, not a query page.
@@ -2917,16 +2926,14 @@ impl<'a> SwitchFirmwareClient<'a> {
     pub fn query_switch_firmware_schedules_v1(
         &self,
         body: &UpgradeVenueQueryFilterV1,
-    ) -> QuerySwitchFirmwareSchedulesV1<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Vec<UpgradeVenue>, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_FIRMWARE_SCHEDULES_V1,
             &[],
         );
         req.json(body);
-        QuerySwitchFirmwareSchedulesV1 {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query switches of firmware schedules.
     ///
@@ -2946,16 +2953,14 @@ impl<'a> SwitchFirmwareClient<'a> {
     pub fn query_switch_firmware_schedule_switches(
         &self,
         body: &UpgradeSwitchQueryFilter,
-    ) -> QuerySwitchFirmwareScheduleSwitches<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Vec<UpgradeSwitchView>> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES,
             &[],
         );
         req.json(body);
-        QuerySwitchFirmwareScheduleSwitches {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query switches of firmware schedules (v1).
     ///
@@ -2965,7 +2970,9 @@ impl<'a> SwitchFirmwareClient<'a> {
     ///
     /// - Request body (json, required): `UpgradeSwitchQueryFilterV1`
     /// - Response 200: `array<UpgradeSwitch>`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QuerySwitchFirmwareScheduleSwitchesV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     ///
     /// Notes:
     /// - Not paged: the answer is a plain list, not a query page.
@@ -2975,16 +2982,14 @@ impl<'a> SwitchFirmwareClient<'a> {
     pub fn query_switch_firmware_schedule_switches_v1(
         &self,
         body: &UpgradeSwitchQueryFilterV1,
-    ) -> QuerySwitchFirmwareScheduleSwitchesV1<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Vec<UpgradeSwitch>, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES_V1,
             &[],
         );
         req.json(body);
-        QuerySwitchFirmwareScheduleSwitchesV1 {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query switch firmware upgrade status.
     ///
@@ -3036,56 +3041,6 @@ static UPDATE_VENUE_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::internal::Ope
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `update_venue_switch_firmware_schedules`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueSwitchFirmwareSchedulesVersion = super::versions::V1_1OrV1OrJson;
-/// Request builder for `SwitchFirmwareClient::update_venue_switch_firmware_schedules` (Update venue switch firmware schedule).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueSwitchFirmwareSchedules<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueSwitchFirmwareSchedules<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateVenueSwitchFirmwareSchedulesVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
-        self.req.send_json()
-    }
-}
 static CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_firmware_schedule",
     method: ruckus_one_runtime::Method::Post,
@@ -3161,13 +3116,6 @@ static CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE_V1: ruckus_one_runtime::internal::O
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `create_venue_switch_firmware_schedule_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateVenueSwitchFirmwareScheduleV1Version = super::versions::V1OrJson;
 /// Request builder for `SwitchFirmwareClient::create_venue_switch_firmware_schedule_v1` (Create venue switch firmware schedule (v1)).
 ///
 /// Optional parameters: [`manual_override`](Self::manual_override).
@@ -3193,12 +3141,9 @@ impl<'a> CreateVenueSwitchFirmwareScheduleV1<'a> {
         self.req.query("manualOverride", &manual_override);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(
-        mut self,
-        version: CreateVenueSwitchFirmwareScheduleV1Version,
-    ) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3238,55 +3183,6 @@ static DELETE_VENUE_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::internal::Ope
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_venue_switch_firmware_schedules`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteVenueSwitchFirmwareSchedulesVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchFirmwareClient::delete_venue_switch_firmware_schedules` (Delete venue switch firmware schedule).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenueSwitchFirmwareSchedules<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenueSwitchFirmwareSchedules<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: DeleteVenueSwitchFirmwareSchedulesVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
-        self.req.send_json()
-    }
-}
 static LIST_SWITCH_FIRMWARE_VERSIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_firmware_versions",
     method: ruckus_one_runtime::Method::Get,
@@ -3301,39 +3197,6 @@ static LIST_SWITCH_FIRMWARE_VERSIONS: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchFirmwareClient::list_switch_firmware_versions` (List switch firmware versions).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchFirmwareVersions<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListSwitchFirmwareVersions<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<SwitchVersionView>> {
-        self.req.send_json()
-    }
-}
 static LIST_SWITCH_FIRMWARE_VERSIONS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_firmware_versions_v1",
     method: ruckus_one_runtime::Method::Get,
@@ -3352,52 +3215,6 @@ static LIST_SWITCH_FIRMWARE_VERSIONS_V1: ruckus_one_runtime::internal::Operation
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `list_switch_firmware_versions_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListSwitchFirmwareVersionsV1Version = super::versions::V1OrJson;
-/// Request builder for `SwitchFirmwareClient::list_switch_firmware_versions_v1` (List switch firmware versions (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchFirmwareVersionsV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListSwitchFirmwareVersionsV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ListSwitchFirmwareVersionsV1Version) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<SwitchVersion>> {
-        self.req.send_json()
-    }
-}
 static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_firmware_current_versions",
     method: ruckus_one_runtime::Method::Get,
@@ -3412,39 +3229,6 @@ static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS: ruckus_one_runtime::internal::Oper
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchFirmwareClient::list_switch_firmware_current_versions` (List current switch firmware versions).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchFirmwareCurrentVersions<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListSwitchFirmwareCurrentVersions<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueCurrentVersionView> {
-        self.req.send_json()
-    }
-}
 static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_firmware_current_versions_v1",
     method: ruckus_one_runtime::Method::Get,
@@ -3463,55 +3247,6 @@ static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS_V1: ruckus_one_runtime::internal::O
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `list_switch_firmware_current_versions_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListSwitchFirmwareCurrentVersionsV1Version = super::versions::V1OrJson;
-/// Request builder for `SwitchFirmwareClient::list_switch_firmware_current_versions_v1` (List current switch firmware versions (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchFirmwareCurrentVersionsV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListSwitchFirmwareCurrentVersionsV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: ListSwitchFirmwareCurrentVersionsV1Version,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueCurrentVersion> {
-        self.req.send_json()
-    }
-}
 static QUERY_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_firmware_schedules",
     method: ruckus_one_runtime::Method::Post,
@@ -3526,39 +3261,6 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::internal::Operation 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchFirmwareClient::query_switch_firmware_schedules` (Query switch firmware schedules).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct QuerySwitchFirmwareSchedules<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> QuerySwitchFirmwareSchedules<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<UpgradeVenueFirmwareView>> {
-        self.req.send_json()
-    }
-}
 static QUERY_SWITCH_FIRMWARE_SCHEDULES_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_firmware_schedules_v1",
     method: ruckus_one_runtime::Method::Post,
@@ -3577,52 +3279,6 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULES_V1: ruckus_one_runtime::internal::Operati
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `query_switch_firmware_schedules_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QuerySwitchFirmwareSchedulesV1Version = super::versions::V1OrJson;
-/// Request builder for `SwitchFirmwareClient::query_switch_firmware_schedules_v1` (Query switch firmware schedules (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct QuerySwitchFirmwareSchedulesV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> QuerySwitchFirmwareSchedulesV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: QuerySwitchFirmwareSchedulesV1Version) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<UpgradeVenue>> {
-        self.req.send_json()
-    }
-}
 static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_firmware_schedule_switches",
     method: ruckus_one_runtime::Method::Post,
@@ -3637,39 +3293,6 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES: ruckus_one_runtime::internal::Op
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchFirmwareClient::query_switch_firmware_schedule_switches` (Query switches of firmware schedules).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct QuerySwitchFirmwareScheduleSwitches<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> QuerySwitchFirmwareScheduleSwitches<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<UpgradeSwitchView>> {
-        self.req.send_json()
-    }
-}
 static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_firmware_schedule_switches_v1",
     method: ruckus_one_runtime::Method::Post,
@@ -3688,55 +3311,6 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES_V1: ruckus_one_runtime::internal:
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `query_switch_firmware_schedule_switches_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QuerySwitchFirmwareScheduleSwitchesV1Version = super::versions::V1OrJson;
-/// Request builder for `SwitchFirmwareClient::query_switch_firmware_schedule_switches_v1` (Query switches of firmware schedules (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct QuerySwitchFirmwareScheduleSwitchesV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> QuerySwitchFirmwareScheduleSwitchesV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: QuerySwitchFirmwareScheduleSwitchesV1Version,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<UpgradeSwitch>> {
-        self.req.send_json()
-    }
-}
 static QUERY_VENUE_SWITCH_FIRMWARE_UPGRADE_STATUS_DETAILS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switch_firmware_upgrade_status_details",
     method: ruckus_one_runtime::Method::Post,

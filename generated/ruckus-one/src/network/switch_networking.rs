@@ -2791,13 +2791,13 @@ impl<'a> SwitchNetworkingClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-    ) -> ListVenueSwitchVlans<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Vec<super::common::SwitchVlanView>> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_VLANS,
             &[venue_id, switch_id],
         );
-        ListVenueSwitchVlans { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List switch VLANs (v1).
     ///
@@ -2808,7 +2808,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `array<VlanVePort>` (The switch's VLANs with their VE port use (a list; the description declares one VLAN).)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchVlansV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/vlans")]
     #[inline]
@@ -2816,13 +2818,13 @@ impl<'a> SwitchNetworkingClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-    ) -> ListVenueSwitchVlansV1<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Vec<VlanVePort>, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_VLANS_V1,
             &[venue_id, switch_id],
         );
-        ListVenueSwitchVlansV1 { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Add switch VLAN.
     ///
@@ -2834,7 +2836,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `SwitchVlan`
     /// - Response 201: `SwitchVlanResponse` (Created.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchVlan::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/vlans")]
     #[inline]
@@ -2843,14 +2847,14 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
         body: &SwitchVlan,
-    ) -> CreateVenueSwitchVlan<'a> {
+    ) -> ruckus_one_runtime::Call<'a, SwitchVlanResponse, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_VLAN,
             &[venue_id, switch_id],
         );
         req.json(body);
-        CreateVenueSwitchVlan { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete switch VLANs.
     ///
@@ -2862,7 +2866,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `array<string>`
     /// - Response 200: `EmptyResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVlans::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/vlans")]
     #[inline]
@@ -2871,14 +2877,18 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
         body: &Vec<String>,
-    ) -> DeleteVenueSwitchVlans<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::EmptyResponse,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_VLANS,
             &[venue_id, switch_id],
         );
         req.json(body);
-        DeleteVenueSwitchVlans { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get switch VLAN.
     ///
@@ -2890,7 +2900,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vlanId`: Identifier of the VLAN.
     /// - Response 200: `SwitchVlanView`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchVlan::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans/{vlanId}")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/vlans/{vlanId}")]
@@ -2900,13 +2912,17 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
         vlan_id: &str,
-    ) -> GetVenueSwitchVlan<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::SwitchVlanView,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_SWITCH_VLAN,
             &[venue_id, switch_id, vlan_id],
         );
-        GetVenueSwitchVlan { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update switch VLAN.
     ///
@@ -2919,7 +2935,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `vlanId`: Identifier of the VLAN.
     /// - Request body (json, required): `SwitchVlan`
     /// - Response 200: `SwitchVlanResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchVlan::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans/{vlanId}")]
     #[doc(alias = "PUT /venues/{venueId}/switches/{switchId}/vlans/{vlanId}")]
@@ -2930,14 +2948,14 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         vlan_id: &str,
         body: &SwitchVlan,
-    ) -> UpdateVenueSwitchVlan<'a> {
+    ) -> ruckus_one_runtime::Call<'a, SwitchVlanResponse, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH_VLAN,
             &[venue_id, switch_id, vlan_id],
         );
         req.json(body);
-        UpdateVenueSwitchVlan { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete switch VLAN.
     ///
@@ -2949,7 +2967,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vlanId`: Identifier of the VLAN.
     /// - Response 200: `EmptyResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVlan::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans/{vlanId}")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/vlans/{vlanId}")]
@@ -2959,13 +2979,17 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
         vlan_id: &str,
-    ) -> DeleteVenueSwitchVlan<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::EmptyResponse,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_VLAN,
             &[venue_id, switch_id, vlan_id],
         );
-        DeleteVenueSwitchVlan { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List switch VE ports.
     ///
@@ -2976,7 +3000,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `array<VePortView>`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchVePorts::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/vePorts")]
     #[inline]
@@ -2984,13 +3010,17 @@ impl<'a> SwitchNetworkingClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-    ) -> ListVenueSwitchVePorts<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        Vec<super::common::VePortView>,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_VE_PORTS,
             &[venue_id, switch_id],
         );
-        ListVenueSwitchVePorts { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Add switch VE port.
     ///
@@ -3002,7 +3032,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `array<VePort>`
     /// - Response 201: `VePortResponse` (Created.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchVePort::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/vePorts")]
     #[inline]
@@ -3011,14 +3043,14 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
         body: &Vec<VePort>,
-    ) -> CreateVenueSwitchVePort<'a> {
+    ) -> ruckus_one_runtime::Call<'a, VePortResponse, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_VE_PORT,
             &[venue_id, switch_id],
         );
         req.json(body);
-        CreateVenueSwitchVePort { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete switch VE ports.
     ///
@@ -3030,7 +3062,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `array<string>`
     /// - Response 200: `EmptyResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVePorts::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/vePorts")]
     #[inline]
@@ -3039,14 +3073,18 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
         body: &Vec<String>,
-    ) -> DeleteVenueSwitchVePorts<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::EmptyResponse,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_VE_PORTS,
             &[venue_id, switch_id],
         );
         req.json(body);
-        DeleteVenueSwitchVePorts { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get switch VE port.
     ///
@@ -3058,7 +3096,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vePortId`: Identifier of the VE port.
     /// - Response 200: `VePortView`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchVePort::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: inferred (placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}")]
@@ -3068,13 +3108,17 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
         ve_port_id: &str,
-    ) -> GetVenueSwitchVePort<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::VePortView,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_SWITCH_VE_PORT,
             &[venue_id, switch_id, ve_port_id],
         );
-        GetVenueSwitchVePort { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update switch VE port.
     ///
@@ -3087,7 +3131,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `vePortId`: Identifier of the VE port.
     /// - Request body (json, required): `VePort`
     /// - Response 200: `VePortResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchVePort::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: inferred (placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}")]
     #[doc(alias = "PUT /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}")]
@@ -3098,14 +3144,14 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         ve_port_id: &str,
         body: &VePort,
-    ) -> UpdateVenueSwitchVePort<'a> {
+    ) -> ruckus_one_runtime::Call<'a, VePortResponse, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH_VE_PORT,
             &[venue_id, switch_id, ve_port_id],
         );
         req.json(body);
-        UpdateVenueSwitchVePort { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete switch VE port.
     ///
@@ -3117,7 +3163,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `vePortId`: Identifier of the VE port.
     /// - Response 200: `EmptyResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVePort::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: inferred (placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}")]
@@ -3127,13 +3175,17 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
         ve_port_id: &str,
-    ) -> DeleteVenueSwitchVePort<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::EmptyResponse,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_VE_PORT,
             &[venue_id, switch_id, ve_port_id],
         );
-        DeleteVenueSwitchVePort { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List switch static routes.
     ///
@@ -3144,7 +3196,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `array<StaticRouteView>`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchStaticRoutes::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/staticRoutes")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/staticRoutes")]
     #[inline]
@@ -3152,13 +3206,13 @@ impl<'a> SwitchNetworkingClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-    ) -> ListVenueSwitchStaticRoutes<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Vec<StaticRouteView>, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_STATIC_ROUTES,
             &[venue_id, switch_id],
         );
-        ListVenueSwitchStaticRoutes { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Add switch static route.
     ///
@@ -3170,7 +3224,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `array<StaticRouteView>`
     /// - Response 201: `StaticRouteResponse` (Created.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchStaticRoute::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/staticRoutes")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/staticRoutes")]
     #[inline]
@@ -3179,16 +3235,14 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
         body: &Vec<StaticRouteView>,
-    ) -> CreateVenueSwitchStaticRoute<'a> {
+    ) -> ruckus_one_runtime::Call<'a, StaticRouteResponse, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_STATIC_ROUTE,
             &[venue_id, switch_id],
         );
         req.json(body);
-        CreateVenueSwitchStaticRoute {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete switch static routes.
     ///
@@ -3200,7 +3254,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `array<string>`
     /// - Response 200: `EmptyResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchStaticRoutes::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/staticRoutes")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/staticRoutes")]
     #[inline]
@@ -3209,16 +3265,18 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
         body: &Vec<String>,
-    ) -> DeleteVenueSwitchStaticRoutes<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::EmptyResponse,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_STATIC_ROUTES,
             &[venue_id, switch_id],
         );
         req.json(body);
-        DeleteVenueSwitchStaticRoutes {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get switch static route.
     ///
@@ -3230,7 +3288,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `staticRouteId`: Identifier of the static route.
     /// - Response 200: `StaticRouteView`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchStaticRoute::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: inferred (placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}")]
     #[doc(
@@ -3242,13 +3302,13 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
         static_route_id: &str,
-    ) -> GetVenueSwitchStaticRoute<'a> {
+    ) -> ruckus_one_runtime::Call<'a, StaticRouteView, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_SWITCH_STATIC_ROUTE,
             &[venue_id, switch_id, static_route_id],
         );
-        GetVenueSwitchStaticRoute { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update switch static route.
     ///
@@ -3261,7 +3321,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `staticRouteId`: Identifier of the static route.
     /// - Request body (json, required): `StaticRouteView`
     /// - Response 200: `StaticRouteResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchStaticRoute::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: inferred (placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}")]
     #[doc(
@@ -3274,16 +3336,14 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         static_route_id: &str,
         body: &StaticRouteView,
-    ) -> UpdateVenueSwitchStaticRoute<'a> {
+    ) -> ruckus_one_runtime::Call<'a, StaticRouteResponse, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH_STATIC_ROUTE,
             &[venue_id, switch_id, static_route_id],
         );
         req.json(body);
-        UpdateVenueSwitchStaticRoute {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete switch static route.
     ///
@@ -3295,7 +3355,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `staticRouteId`: Identifier of the static route.
     /// - Response 200: `EmptyResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchStaticRoute::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: inferred (placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}")]
     #[doc(
@@ -3307,15 +3369,17 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
         static_route_id: &str,
-    ) -> DeleteVenueSwitchStaticRoute<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::EmptyResponse,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_STATIC_ROUTE,
             &[venue_id, switch_id, static_route_id],
         );
-        DeleteVenueSwitchStaticRoute {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List switch LAGs.
     ///
@@ -3326,7 +3390,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `array<LagView>`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchLags::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/lags")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/lags")]
     #[inline]
@@ -3334,13 +3400,13 @@ impl<'a> SwitchNetworkingClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-    ) -> ListVenueSwitchLags<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Vec<LagView>, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_LAGS,
             &[venue_id, switch_id],
         );
-        ListVenueSwitchLags { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Add switch LAG.
     ///
@@ -3352,7 +3418,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `array<Lag>`
     /// - Response 201: `LagResponse` (Created.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchLag::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/lags")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/lags")]
     #[inline]
@@ -3361,14 +3429,14 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
         body: &Vec<Lag>,
-    ) -> CreateVenueSwitchLag<'a> {
+    ) -> ruckus_one_runtime::Call<'a, LagResponse, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_LAG,
             &[venue_id, switch_id],
         );
         req.json(body);
-        CreateVenueSwitchLag { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete switch LAGs.
     ///
@@ -3380,7 +3448,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `array<string>`
     /// - Response 200: `EmptyResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchLags::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/lags")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/lags")]
     #[inline]
@@ -3389,14 +3459,18 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
         body: &Vec<String>,
-    ) -> DeleteVenueSwitchLags<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::EmptyResponse,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_LAGS,
             &[venue_id, switch_id],
         );
         req.json(body);
-        DeleteVenueSwitchLags { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get switch LAG.
     ///
@@ -3408,7 +3482,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `lagId`: Identifier of the link aggregation group.
     /// - Response 200: `LagView`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchLag::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: inferred (placeholder name lagId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/lags/{lagId}")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/lags/{lagId}")]
@@ -3418,13 +3494,13 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
         lag_id: &str,
-    ) -> GetVenueSwitchLag<'a> {
+    ) -> ruckus_one_runtime::Call<'a, LagView, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_SWITCH_LAG,
             &[venue_id, switch_id, lag_id],
         );
-        GetVenueSwitchLag { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update switch LAG.
     ///
@@ -3437,7 +3513,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `lagId`: Identifier of the link aggregation group.
     /// - Request body (json, required): `Lag`
     /// - Response 200: `LagResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchLag::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: inferred (placeholder name lagId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/lags/{lagId}")]
     #[doc(alias = "PUT /venues/{venueId}/switches/{switchId}/lags/{lagId}")]
@@ -3448,14 +3526,14 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         lag_id: &str,
         body: &Lag,
-    ) -> UpdateVenueSwitchLag<'a> {
+    ) -> ruckus_one_runtime::Call<'a, LagResponse, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH_LAG,
             &[venue_id, switch_id, lag_id],
         );
         req.json(body);
-        UpdateVenueSwitchLag { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete switch LAG.
     ///
@@ -3467,7 +3545,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `lagId`: Identifier of the link aggregation group.
     /// - Response 200: `EmptyResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchLag::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: inferred (placeholder name lagId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/lags/{lagId}")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/lags/{lagId}")]
@@ -3477,13 +3557,17 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
         lag_id: &str,
-    ) -> DeleteVenueSwitchLag<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::EmptyResponse,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_LAG,
             &[venue_id, switch_id, lag_id],
         );
-        DeleteVenueSwitchLag { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List switch DHCP servers.
     ///
@@ -3504,13 +3588,13 @@ impl<'a> SwitchNetworkingClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-    ) -> ListVenueSwitchDhcpServers<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_DHCP_SERVERS,
             &[venue_id, switch_id],
         );
-        ListVenueSwitchDhcpServers { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Add switch DHCP server.
     ///
@@ -3522,7 +3606,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `DhcpServerView`
     /// - Response 201: `DhcpServerResponse` (Created.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchDhcpServer::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/dhcpServers")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/dhcpServers")]
     #[inline]
@@ -3531,14 +3617,14 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
         body: &super::common::DhcpServerView,
-    ) -> CreateVenueSwitchDhcpServer<'a> {
+    ) -> ruckus_one_runtime::Call<'a, DhcpServerResponse, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_DHCP_SERVER,
             &[venue_id, switch_id],
         );
         req.json(body);
-        CreateVenueSwitchDhcpServer { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete switch DHCP servers.
     ///
@@ -3550,7 +3636,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `array<string>`
     /// - Response 204: no body (No content.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchDhcpServers::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/dhcpServers")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/dhcpServers")]
     #[inline]
@@ -3559,16 +3647,14 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
         body: &Vec<String>,
-    ) -> DeleteVenueSwitchDhcpServers<'a> {
+    ) -> ruckus_one_runtime::Call<'a, (), super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_DHCP_SERVERS,
             &[venue_id, switch_id],
         );
         req.json(body);
-        DeleteVenueSwitchDhcpServers {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_empty)
     }
     /// Get switch DHCP server.
     ///
@@ -3580,7 +3666,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `dhcpServerId`: Identifier of the DHCP server.
     /// - Response 200: `DhcpServerView`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchDhcpServer::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: inferred (placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}")]
     #[doc(
@@ -3592,13 +3680,17 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
         dhcp_server_id: &str,
-    ) -> GetVenueSwitchDhcpServer<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::DhcpServerView,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_SWITCH_DHCP_SERVER,
             &[venue_id, switch_id, dhcp_server_id],
         );
-        GetVenueSwitchDhcpServer { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update switch DHCP server.
     ///
@@ -3611,7 +3703,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `dhcpServerId`: Identifier of the DHCP server.
     /// - Request body (json, required): `DhcpServerView`
     /// - Response 200: `DhcpServerResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchDhcpServer::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: inferred (placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}")]
     #[doc(
@@ -3624,14 +3718,14 @@ impl<'a> SwitchNetworkingClient<'a> {
         switch_id: &str,
         dhcp_server_id: &str,
         body: &super::common::DhcpServerView,
-    ) -> UpdateVenueSwitchDhcpServer<'a> {
+    ) -> ruckus_one_runtime::Call<'a, DhcpServerResponse, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH_DHCP_SERVER,
             &[venue_id, switch_id, dhcp_server_id],
         );
         req.json(body);
-        UpdateVenueSwitchDhcpServer { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete switch DHCP server.
     ///
@@ -3643,7 +3737,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Path parameter `dhcpServerId`: Identifier of the DHCP server.
     /// - Response 200: `EmptyResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchDhcpServer::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: inferred (placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}")]
     #[doc(
@@ -3655,13 +3751,17 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
         dhcp_server_id: &str,
-    ) -> DeleteVenueSwitchDhcpServer<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::EmptyResponse,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_DHCP_SERVER,
             &[venue_id, switch_id, dhcp_server_id],
         );
-        DeleteVenueSwitchDhcpServer { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query switch VLANs.
     ///
@@ -3673,7 +3773,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `QueryResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchVlans::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     ///
     /// Notes:
@@ -3705,7 +3807,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `QueryResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchVePorts::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     ///
     /// Notes:
@@ -3737,7 +3841,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `QueryResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchDhcpServers::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     ///
     /// Notes:
@@ -3769,7 +3875,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `QueryResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchAcls::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     ///
     /// Notes:
@@ -3800,7 +3908,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `array<SwitchAclView>`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchAcls::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/acls")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/acls")]
     #[inline]
@@ -3808,13 +3918,13 @@ impl<'a> SwitchNetworkingClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-    ) -> ListVenueSwitchAcls<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Vec<SwitchAclView>, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_ACLS,
             &[venue_id, switch_id],
         );
-        ListVenueSwitchAcls { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List switch ACL unions.
     ///
@@ -3825,7 +3935,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `AclIntersectionView`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchAclUnions::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/aclUnions")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/aclUnions")]
     #[inline]
@@ -3833,13 +3945,13 @@ impl<'a> SwitchNetworkingClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-    ) -> ListVenueSwitchAclUnions<'a> {
+    ) -> ruckus_one_runtime::Call<'a, AclIntersectionView, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_ACL_UNIONS,
             &[venue_id, switch_id],
         );
-        ListVenueSwitchAclUnions { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List switch VLAN unions.
     ///
@@ -3850,7 +3962,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `VlanIntersectionResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchVlanUnions::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlanUnions")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/vlanUnions")]
     #[inline]
@@ -3858,13 +3972,17 @@ impl<'a> SwitchNetworkingClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-    ) -> ListVenueSwitchVlanUnions<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        VlanIntersectionResponse,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_VLAN_UNIONS,
             &[venue_id, switch_id],
         );
-        ListVenueSwitchVlanUnions { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Change switch DHCP server state.
     ///
@@ -3876,7 +3994,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `DhcpServerStateView`
     /// - Response 200: `EmptyResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchVenueSwitchDhcpServerStates::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/dhcpServerStates")]
     #[doc(alias = "PATCH /venues/{venueId}/switches/{switchId}/dhcpServerStates")]
     #[inline]
@@ -3885,16 +4005,18 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
         body: &DhcpServerStateView,
-    ) -> PatchVenueSwitchDhcpServerStates<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::EmptyResponse,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_VENUE_SWITCH_DHCP_SERVER_STATES,
             &[venue_id, switch_id],
         );
         req.json(body);
-        PatchVenueSwitchDhcpServerStates {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query venue VLANs.
     ///
@@ -3905,7 +4027,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `array<string>`
     /// - Response 200: `array<SwitchVlanOverview>`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueVlans::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     ///
     /// Notes:
     /// - Not paged: the body is a list of switch identifiers and the answer a list of VLANs.
@@ -3916,14 +4040,18 @@ impl<'a> SwitchNetworkingClient<'a> {
         &self,
         venue_id: &str,
         body: &Vec<String>,
-    ) -> QueryVenueVlans<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        Vec<SwitchVlanOverview>,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_VENUE_VLANS,
             &[venue_id],
         );
         req.json(body);
-        QueryVenueVlans { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query venue tagged VLANs.
     ///
@@ -3985,7 +4113,10 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `QueryResponse`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryVenueVePorts::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     ///
     /// Notes:
@@ -4020,13 +4151,16 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(alias = "/venues/{venueId}/vlans")]
     #[doc(alias = "GET /venues/{venueId}/vlans")]
     #[inline]
-    pub fn list_venue_vlans(&self, venue_id: &str) -> ListVenueVlans<'a> {
+    pub fn list_venue_vlans(
+        &self,
+        venue_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_VLANS,
             &[venue_id],
         );
-        ListVenueVlans { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List venue trusted ports.
     ///
@@ -4042,13 +4176,16 @@ impl<'a> SwitchNetworkingClient<'a> {
     #[doc(alias = "/venues/{venueId}/trustedPorts")]
     #[doc(alias = "GET /venues/{venueId}/trustedPorts")]
     #[inline]
-    pub fn list_venue_trusted_ports(&self, venue_id: &str) -> ListVenueTrustedPorts<'a> {
+    pub fn list_venue_trusted_ports(
+        &self,
+        venue_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_TRUSTED_PORTS,
             &[venue_id],
         );
-        ListVenueTrustedPorts { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get venue setting.
     ///
@@ -4058,19 +4195,29 @@ impl<'a> SwitchNetworkingClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `VenueViewV1001`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetVenueSetting::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVenueSetting_1_1).
     #[doc(alias = "/venues/{venueId}/switchSettings")]
     #[doc(alias = "GET /venues/{venueId}/switchSettings")]
     #[doc(alias = "GetVenueSetting_1_1")]
     #[inline]
-    pub fn get_venue_setting(&self, venue_id: &str) -> GetVenueSetting<'a> {
+    pub fn get_venue_setting(
+        &self,
+        venue_id: &str,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::VenueViewV1001,
+        super::versions::V1_1OrV1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_SETTING,
             &[venue_id],
         );
-        GetVenueSetting { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue setting.
     ///
@@ -4081,7 +4228,10 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `SwitchVenueSettings`
     /// - Response 200: `VenueResponse`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueSetting::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueSetting_1_1).
     #[doc(alias = "/venues/{venueId}/switchSettings")]
     #[doc(alias = "PUT /venues/{venueId}/switchSettings")]
@@ -4091,14 +4241,18 @@ impl<'a> SwitchNetworkingClient<'a> {
         &self,
         venue_id: &str,
         body: &SwitchVenueSettings,
-    ) -> UpdateVenueSetting<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::VenueResponse,
+        super::versions::V1_1OrV1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_SETTING,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueSetting { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Add switch vlans.
     ///
@@ -4109,7 +4263,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `array<SwitchVlans>`
     /// - Response 201: `EmptyResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AddSwitchVlans::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml AddSwitchVlans).
     #[doc(alias = "/venues/{venueId}/vlans")]
     #[doc(alias = "POST /venues/{venueId}/vlans")]
@@ -4119,14 +4275,18 @@ impl<'a> SwitchNetworkingClient<'a> {
         &self,
         venue_id: &str,
         body: &Vec<SwitchVlans>,
-    ) -> AddSwitchVlans<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::EmptyResponse,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_SWITCH_VLANS,
             &[venue_id],
         );
         req.json(body);
-        AddSwitchVlans { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get venue configuration history detail by transaction.
     ///
@@ -4138,7 +4298,10 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `transactionId`: string
     /// - Request body (json, required): `ConfigurationHistoryForVenueQueryRequest`
     /// - Response 200: `ConfigurationHistoryView`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetVenueConfigurationHistoryDetailByTransaction::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `list`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVenueConfigurationHistoryDetailByTransaction_1_1).
     #[doc(alias = "/venues/{venueId}/transactions/{transactionId}/configHistDetails")]
@@ -4172,7 +4335,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `DeviceRequestView`
     /// - Response 202: `EmptyResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `SyncVenueAdminPasswordMultipleDeviceRequests::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml SyncVenueAdminPasswordMultipleDeviceRequests).
     #[doc(alias = "/venues/{venueId}/deviceRequests")]
@@ -4183,16 +4348,21 @@ impl<'a> SwitchNetworkingClient<'a> {
         &self,
         venue_id: &str,
         body: &super::common::DeviceRequestView,
-    ) -> SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::EmptyResponse,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &SYNC_VENUE_ADMIN_PASSWORD_MULTIPLE_DEVICE_REQUESTS,
             &[venue_id],
         );
         req.json(body);
-        SyncVenueAdminPasswordMultipleDeviceRequests {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get configuration history by venue.
     ///
@@ -4203,7 +4373,10 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `ConfigurationHistoryRequest`
     /// - Response 200: `ConfigurationHistoryVenueView`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetConfigurationHistoryByVenue::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `list`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetConfigurationHistoryByVenue_1_1).
     #[doc(alias = "/venues/{venueId}/configHistories/query")]
@@ -4233,19 +4406,29 @@ impl<'a> SwitchNetworkingClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `array<SwitchVlanView>`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetVlanUnionByVenue::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVlanUnionByVenue_1_1).
     #[doc(alias = "/venues/{venueId}/vlanUnions")]
     #[doc(alias = "GET /venues/{venueId}/vlanUnions")]
     #[doc(alias = "GetVlanUnionByVenue_1_1")]
     #[inline]
-    pub fn get_vlan_union_by_venue(&self, venue_id: &str) -> GetVlanUnionByVenue<'a> {
+    pub fn get_vlan_union_by_venue(
+        &self,
+        venue_id: &str,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        Vec<super::common::SwitchVlanView>,
+        super::versions::V1_1OrV1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VLAN_UNION_BY_VENUE,
             &[venue_id],
         );
-        GetVlanUnionByVenue { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
 }
 static LIST_VENUE_SWITCH_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -4262,41 +4445,6 @@ static LIST_VENUE_SWITCH_VLANS: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchNetworkingClient::list_venue_switch_vlans` (List switch VLANs).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListVenueSwitchVlans<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListVenueSwitchVlans<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::SwitchVlanView>> {
-        self.req.send_json()
-    }
-}
 static LIST_VENUE_SWITCH_VLANS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_vlans_v1",
     method: ruckus_one_runtime::Method::Get,
@@ -4315,52 +4463,6 @@ static LIST_VENUE_SWITCH_VLANS_V1: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `list_venue_switch_vlans_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListVenueSwitchVlansV1Version = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::list_venue_switch_vlans_v1` (List switch VLANs (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListVenueSwitchVlansV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListVenueSwitchVlansV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ListVenueSwitchVlansV1Version) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<VlanVePort>> {
-        self.req.send_json()
-    }
-}
 static CREATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_vlan",
     method: ruckus_one_runtime::Method::Post,
@@ -4379,52 +4481,6 @@ static CREATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `create_venue_switch_vlan`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateVenueSwitchVlanVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::create_venue_switch_vlan` (Add switch VLAN).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateVenueSwitchVlan<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateVenueSwitchVlan<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateVenueSwitchVlanVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `201` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, SwitchVlanResponse> {
-        self.req.send_json()
-    }
-}
 static DELETE_VENUE_SWITCH_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_vlans",
     method: ruckus_one_runtime::Method::Delete,
@@ -4443,52 +4499,6 @@ static DELETE_VENUE_SWITCH_VLANS: ruckus_one_runtime::internal::Operation = ruck
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_venue_switch_vlans`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteVenueSwitchVlansVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::delete_venue_switch_vlans` (Delete switch VLANs).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenueSwitchVlans<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenueSwitchVlans<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteVenueSwitchVlansVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
-        self.req.send_json()
-    }
-}
 static GET_VENUE_SWITCH_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_vlan",
     method: ruckus_one_runtime::Method::Get,
@@ -4507,52 +4517,6 @@ static GET_VENUE_SWITCH_VLAN: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_venue_switch_vlan`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueSwitchVlanVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::get_venue_switch_vlan` (Get switch VLAN).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueSwitchVlan<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueSwitchVlan<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVenueSwitchVlanVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::SwitchVlanView> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_vlan",
     method: ruckus_one_runtime::Method::Put,
@@ -4571,52 +4535,6 @@ static UPDATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `update_venue_switch_vlan`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueSwitchVlanVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::update_venue_switch_vlan` (Update switch VLAN).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueSwitchVlan<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueSwitchVlan<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateVenueSwitchVlanVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, SwitchVlanResponse> {
-        self.req.send_json()
-    }
-}
 static DELETE_VENUE_SWITCH_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_vlan",
     method: ruckus_one_runtime::Method::Delete,
@@ -4635,52 +4553,6 @@ static DELETE_VENUE_SWITCH_VLAN: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_venue_switch_vlan`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteVenueSwitchVlanVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::delete_venue_switch_vlan` (Delete switch VLAN).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenueSwitchVlan<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenueSwitchVlan<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteVenueSwitchVlanVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
-        self.req.send_json()
-    }
-}
 static LIST_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_ve_ports",
     method: ruckus_one_runtime::Method::Get,
@@ -4699,54 +4571,6 @@ static LIST_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `list_venue_switch_ve_ports`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListVenueSwitchVePortsVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::list_venue_switch_ve_ports` (List switch VE ports).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListVenueSwitchVePorts<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListVenueSwitchVePorts<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ListVenueSwitchVePortsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::VePortView>> {
-        self.req.send_json()
-    }
-}
 static CREATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_ve_port",
     method: ruckus_one_runtime::Method::Post,
@@ -4765,52 +4589,6 @@ static CREATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `create_venue_switch_ve_port`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateVenueSwitchVePortVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::create_venue_switch_ve_port` (Add switch VE port).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateVenueSwitchVePort<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateVenueSwitchVePort<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateVenueSwitchVePortVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `201` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, VePortResponse> {
-        self.req.send_json()
-    }
-}
 static DELETE_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_ve_ports",
     method: ruckus_one_runtime::Method::Delete,
@@ -4829,52 +4607,6 @@ static DELETE_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_venue_switch_ve_ports`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteVenueSwitchVePortsVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::delete_venue_switch_ve_ports` (Delete switch VE ports).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenueSwitchVePorts<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenueSwitchVePorts<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteVenueSwitchVePortsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
-        self.req.send_json()
-    }
-}
 static GET_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_ve_port",
     method: ruckus_one_runtime::Method::Get,
@@ -4893,52 +4625,6 @@ static GET_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_venue_switch_ve_port`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueSwitchVePortVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::get_venue_switch_ve_port` (Get switch VE port).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueSwitchVePort<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueSwitchVePort<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVenueSwitchVePortVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::VePortView> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_ve_port",
     method: ruckus_one_runtime::Method::Put,
@@ -4957,52 +4643,6 @@ static UPDATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `update_venue_switch_ve_port`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueSwitchVePortVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::update_venue_switch_ve_port` (Update switch VE port).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueSwitchVePort<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueSwitchVePort<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateVenueSwitchVePortVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, VePortResponse> {
-        self.req.send_json()
-    }
-}
 static DELETE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_ve_port",
     method: ruckus_one_runtime::Method::Delete,
@@ -5021,52 +4661,6 @@ static DELETE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_venue_switch_ve_port`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteVenueSwitchVePortVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::delete_venue_switch_ve_port` (Delete switch VE port).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenueSwitchVePort<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenueSwitchVePort<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteVenueSwitchVePortVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
-        self.req.send_json()
-    }
-}
 static LIST_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_static_routes",
     method: ruckus_one_runtime::Method::Get,
@@ -5085,52 +4679,6 @@ static LIST_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::internal::Operation 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `list_venue_switch_static_routes`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListVenueSwitchStaticRoutesVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::list_venue_switch_static_routes` (List switch static routes).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListVenueSwitchStaticRoutes<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListVenueSwitchStaticRoutes<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ListVenueSwitchStaticRoutesVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<StaticRouteView>> {
-        self.req.send_json()
-    }
-}
 static CREATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_static_route",
     method: ruckus_one_runtime::Method::Post,
@@ -5149,52 +4697,6 @@ static CREATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::internal::Operation
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `create_venue_switch_static_route`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateVenueSwitchStaticRouteVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::create_venue_switch_static_route` (Add switch static route).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateVenueSwitchStaticRoute<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateVenueSwitchStaticRoute<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateVenueSwitchStaticRouteVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `201` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, StaticRouteResponse> {
-        self.req.send_json()
-    }
-}
 static DELETE_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_static_routes",
     method: ruckus_one_runtime::Method::Delete,
@@ -5213,52 +4715,6 @@ static DELETE_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::internal::Operatio
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_venue_switch_static_routes`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteVenueSwitchStaticRoutesVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::delete_venue_switch_static_routes` (Delete switch static routes).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenueSwitchStaticRoutes<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenueSwitchStaticRoutes<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteVenueSwitchStaticRoutesVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
-        self.req.send_json()
-    }
-}
 static GET_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_static_route",
     method: ruckus_one_runtime::Method::Get,
@@ -5277,52 +4733,6 @@ static GET_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_venue_switch_static_route`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueSwitchStaticRouteVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::get_venue_switch_static_route` (Get switch static route).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueSwitchStaticRoute<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueSwitchStaticRoute<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVenueSwitchStaticRouteVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, StaticRouteView> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_static_route",
     method: ruckus_one_runtime::Method::Put,
@@ -5341,52 +4751,6 @@ static UPDATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::internal::Operation
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `update_venue_switch_static_route`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueSwitchStaticRouteVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::update_venue_switch_static_route` (Update switch static route).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueSwitchStaticRoute<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueSwitchStaticRoute<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateVenueSwitchStaticRouteVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, StaticRouteResponse> {
-        self.req.send_json()
-    }
-}
 static DELETE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_static_route",
     method: ruckus_one_runtime::Method::Delete,
@@ -5405,52 +4769,6 @@ static DELETE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::internal::Operation
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_venue_switch_static_route`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteVenueSwitchStaticRouteVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::delete_venue_switch_static_route` (Delete switch static route).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenueSwitchStaticRoute<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenueSwitchStaticRoute<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteVenueSwitchStaticRouteVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
-        self.req.send_json()
-    }
-}
 static LIST_VENUE_SWITCH_LAGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_lags",
     method: ruckus_one_runtime::Method::Get,
@@ -5469,52 +4787,6 @@ static LIST_VENUE_SWITCH_LAGS: ruckus_one_runtime::internal::Operation = ruckus_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `list_venue_switch_lags`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListVenueSwitchLagsVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::list_venue_switch_lags` (List switch LAGs).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListVenueSwitchLags<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListVenueSwitchLags<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ListVenueSwitchLagsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<LagView>> {
-        self.req.send_json()
-    }
-}
 static CREATE_VENUE_SWITCH_LAG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_lag",
     method: ruckus_one_runtime::Method::Post,
@@ -5533,52 +4805,6 @@ static CREATE_VENUE_SWITCH_LAG: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `create_venue_switch_lag`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateVenueSwitchLagVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::create_venue_switch_lag` (Add switch LAG).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateVenueSwitchLag<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateVenueSwitchLag<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateVenueSwitchLagVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `201` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, LagResponse> {
-        self.req.send_json()
-    }
-}
 static DELETE_VENUE_SWITCH_LAGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_lags",
     method: ruckus_one_runtime::Method::Delete,
@@ -5597,52 +4823,6 @@ static DELETE_VENUE_SWITCH_LAGS: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_venue_switch_lags`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteVenueSwitchLagsVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::delete_venue_switch_lags` (Delete switch LAGs).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenueSwitchLags<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenueSwitchLags<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteVenueSwitchLagsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
-        self.req.send_json()
-    }
-}
 static GET_VENUE_SWITCH_LAG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_lag",
     method: ruckus_one_runtime::Method::Get,
@@ -5661,52 +4841,6 @@ static GET_VENUE_SWITCH_LAG: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_venue_switch_lag`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueSwitchLagVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::get_venue_switch_lag` (Get switch LAG).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueSwitchLag<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueSwitchLag<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVenueSwitchLagVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, LagView> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_SWITCH_LAG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_lag",
     method: ruckus_one_runtime::Method::Put,
@@ -5725,52 +4859,6 @@ static UPDATE_VENUE_SWITCH_LAG: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `update_venue_switch_lag`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueSwitchLagVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::update_venue_switch_lag` (Update switch LAG).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueSwitchLag<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueSwitchLag<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateVenueSwitchLagVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, LagResponse> {
-        self.req.send_json()
-    }
-}
 static DELETE_VENUE_SWITCH_LAG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_lag",
     method: ruckus_one_runtime::Method::Delete,
@@ -5789,52 +4877,6 @@ static DELETE_VENUE_SWITCH_LAG: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_venue_switch_lag`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteVenueSwitchLagVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::delete_venue_switch_lag` (Delete switch LAG).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenueSwitchLag<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenueSwitchLag<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteVenueSwitchLagVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
-        self.req.send_json()
-    }
-}
 static LIST_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_dhcp_servers",
     method: ruckus_one_runtime::Method::Get,
@@ -5849,39 +4891,6 @@ static LIST_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchNetworkingClient::list_venue_switch_dhcp_servers` (List switch DHCP servers).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListVenueSwitchDhcpServers<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListVenueSwitchDhcpServers<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static CREATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_dhcp_server",
     method: ruckus_one_runtime::Method::Post,
@@ -5900,52 +4909,6 @@ static CREATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::internal::Operation 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `create_venue_switch_dhcp_server`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateVenueSwitchDhcpServerVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::create_venue_switch_dhcp_server` (Add switch DHCP server).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateVenueSwitchDhcpServer<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateVenueSwitchDhcpServer<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateVenueSwitchDhcpServerVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `201` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DhcpServerResponse> {
-        self.req.send_json()
-    }
-}
 static DELETE_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_dhcp_servers",
     method: ruckus_one_runtime::Method::Delete,
@@ -5964,52 +4927,6 @@ static DELETE_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::internal::Operation
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_venue_switch_dhcp_servers`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteVenueSwitchDhcpServersVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::delete_venue_switch_dhcp_servers` (Delete switch DHCP servers).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenueSwitchDhcpServers<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenueSwitchDhcpServers<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteVenueSwitchDhcpServersVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request; the `204` response has no body.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
-        self.req.send_empty()
-    }
-}
 static GET_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_dhcp_server",
     method: ruckus_one_runtime::Method::Get,
@@ -6028,52 +4945,6 @@ static GET_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_venue_switch_dhcp_server`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueSwitchDhcpServerVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::get_venue_switch_dhcp_server` (Get switch DHCP server).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueSwitchDhcpServer<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueSwitchDhcpServer<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVenueSwitchDhcpServerVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::DhcpServerView> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_dhcp_server",
     method: ruckus_one_runtime::Method::Put,
@@ -6092,52 +4963,6 @@ static UPDATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::internal::Operation 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `update_venue_switch_dhcp_server`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueSwitchDhcpServerVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::update_venue_switch_dhcp_server` (Update switch DHCP server).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueSwitchDhcpServer<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueSwitchDhcpServer<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateVenueSwitchDhcpServerVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DhcpServerResponse> {
-        self.req.send_json()
-    }
-}
 static DELETE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_dhcp_server",
     method: ruckus_one_runtime::Method::Delete,
@@ -6156,52 +4981,6 @@ static DELETE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::internal::Operation 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_venue_switch_dhcp_server`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteVenueSwitchDhcpServerVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::delete_venue_switch_dhcp_server` (Delete switch DHCP server).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenueSwitchDhcpServer<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenueSwitchDhcpServer<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteVenueSwitchDhcpServerVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
-        self.req.send_json()
-    }
-}
 static QUERY_VENUE_SWITCH_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switch_vlans",
     method: ruckus_one_runtime::Method::Post,
@@ -6220,13 +4999,6 @@ static QUERY_VENUE_SWITCH_VLANS: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `query_venue_switch_vlans`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryVenueSwitchVlansVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::query_venue_switch_vlans` (Query switch VLANs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6242,9 +5014,9 @@ impl<'a> QueryVenueSwitchVlans<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryVenueSwitchVlansVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -6303,13 +5075,6 @@ static QUERY_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `query_venue_switch_ve_ports`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryVenueSwitchVePortsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::query_venue_switch_ve_ports` (Query switch VE ports).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6325,9 +5090,9 @@ impl<'a> QueryVenueSwitchVePorts<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryVenueSwitchVePortsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -6386,13 +5151,6 @@ static QUERY_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::internal::Operation 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `query_venue_switch_dhcp_servers`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryVenueSwitchDhcpServersVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::query_venue_switch_dhcp_servers` (Query switch DHCP servers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6408,9 +5166,9 @@ impl<'a> QueryVenueSwitchDhcpServers<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryVenueSwitchDhcpServersVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -6469,13 +5227,6 @@ static QUERY_VENUE_SWITCH_ACLS: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `query_venue_switch_acls`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryVenueSwitchAclsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchNetworkingClient::query_venue_switch_acls` (Query switch ACLs).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6491,9 +5242,9 @@ impl<'a> QueryVenueSwitchAcls<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryVenueSwitchAclsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -6552,52 +5303,6 @@ static LIST_VENUE_SWITCH_ACLS: ruckus_one_runtime::internal::Operation = ruckus_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `list_venue_switch_acls`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListVenueSwitchAclsVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::list_venue_switch_acls` (List switch ACLs).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListVenueSwitchAcls<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListVenueSwitchAcls<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ListVenueSwitchAclsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<SwitchAclView>> {
-        self.req.send_json()
-    }
-}
 static LIST_VENUE_SWITCH_ACL_UNIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_acl_unions",
     method: ruckus_one_runtime::Method::Get,
@@ -6616,52 +5321,6 @@ static LIST_VENUE_SWITCH_ACL_UNIONS: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `list_venue_switch_acl_unions`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListVenueSwitchAclUnionsVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::list_venue_switch_acl_unions` (List switch ACL unions).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListVenueSwitchAclUnions<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListVenueSwitchAclUnions<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ListVenueSwitchAclUnionsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AclIntersectionView> {
-        self.req.send_json()
-    }
-}
 static LIST_VENUE_SWITCH_VLAN_UNIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_vlan_unions",
     method: ruckus_one_runtime::Method::Get,
@@ -6680,52 +5339,6 @@ static LIST_VENUE_SWITCH_VLAN_UNIONS: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `list_venue_switch_vlan_unions`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListVenueSwitchVlanUnionsVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::list_venue_switch_vlan_unions` (List switch VLAN unions).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListVenueSwitchVlanUnions<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListVenueSwitchVlanUnions<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ListVenueSwitchVlanUnionsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, VlanIntersectionResponse> {
-        self.req.send_json()
-    }
-}
 static PATCH_VENUE_SWITCH_DHCP_SERVER_STATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_venue_switch_dhcp_server_states",
     method: ruckus_one_runtime::Method::Patch,
@@ -6744,52 +5357,6 @@ static PATCH_VENUE_SWITCH_DHCP_SERVER_STATES: ruckus_one_runtime::internal::Oper
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `patch_venue_switch_dhcp_server_states`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type PatchVenueSwitchDhcpServerStatesVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::patch_venue_switch_dhcp_server_states` (Change switch DHCP server state).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct PatchVenueSwitchDhcpServerStates<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> PatchVenueSwitchDhcpServerStates<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: PatchVenueSwitchDhcpServerStatesVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
-        self.req.send_json()
-    }
-}
 static QUERY_VENUE_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_vlans",
     method: ruckus_one_runtime::Method::Post,
@@ -6808,52 +5375,6 @@ static QUERY_VENUE_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `query_venue_vlans`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryVenueVlansVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::query_venue_vlans` (Query venue VLANs).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct QueryVenueVlans<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> QueryVenueVlans<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: QueryVenueVlansVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<SwitchVlanOverview>> {
-        self.req.send_json()
-    }
-}
 static QUERY_VENUE_TAGGED_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_tagged_vlans",
     method: ruckus_one_runtime::Method::Post,
@@ -7022,14 +5543,6 @@ static QUERY_VENUE_VE_PORTS: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `query_venue_ve_ports`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryVenueVePortsVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchNetworkingClient::query_venue_ve_ports` (Query venue VE ports).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7045,9 +5558,9 @@ impl<'a> QueryVenueVePorts<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryVenueVePortsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1_1OrV1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -7102,39 +5615,6 @@ static LIST_VENUE_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchNetworkingClient::list_venue_vlans` (List venue VLANs).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListVenueVlans<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListVenueVlans<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_VENUE_TRUSTED_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_trusted_ports",
     method: ruckus_one_runtime::Method::Get,
@@ -7149,39 +5629,6 @@ static LIST_VENUE_TRUSTED_PORTS: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchNetworkingClient::list_venue_trusted_ports` (List venue trusted ports).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListVenueTrustedPorts<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListVenueTrustedPorts<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static GET_VENUE_SETTING: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_setting",
     method: ruckus_one_runtime::Method::Get,
@@ -7204,53 +5651,6 @@ static GET_VENUE_SETTING: ruckus_one_runtime::internal::Operation = ruckus_one_r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_venue_setting`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueSettingVersion = super::versions::V1_1OrV1OrJson;
-/// Request builder for `SwitchNetworkingClient::get_venue_setting` (Get venue setting).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueSetting<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueSetting<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVenueSettingVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::VenueViewV1001> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_SETTING: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_setting",
     method: ruckus_one_runtime::Method::Put,
@@ -7273,53 +5673,6 @@ static UPDATE_VENUE_SETTING: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `update_venue_setting`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueSettingVersion = super::versions::V1_1OrV1OrJson;
-/// Request builder for `SwitchNetworkingClient::update_venue_setting` (Update venue setting).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueSetting<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueSetting<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateVenueSettingVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::VenueResponse> {
-        self.req.send_json()
-    }
-}
 static ADD_SWITCH_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_switch_vlans",
     method: ruckus_one_runtime::Method::Post,
@@ -7338,52 +5691,6 @@ static ADD_SWITCH_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `add_switch_vlans`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type AddSwitchVlansVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::add_switch_vlans` (Add switch vlans).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AddSwitchVlans<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> AddSwitchVlans<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: AddSwitchVlansVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `201` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
-        self.req.send_json()
-    }
-}
 static GET_VENUE_CONFIGURATION_HISTORY_DETAIL_BY_TRANSACTION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_configuration_history_detail_by_transaction",
     method: ruckus_one_runtime::Method::Post,
@@ -7406,14 +5713,6 @@ static GET_VENUE_CONFIGURATION_HISTORY_DETAIL_BY_TRANSACTION: ruckus_one_runtime
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_venue_configuration_history_detail_by_transaction`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueConfigurationHistoryDetailByTransactionVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_venue_configuration_history_detail_by_transaction` (Get venue configuration history detail by transaction).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7429,12 +5728,9 @@ impl<'a> GetVenueConfigurationHistoryDetailByTransaction<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(
-        mut self,
-        version: GetVenueConfigurationHistoryDetailByTransactionVersion,
-    ) -> Self {
+    pub fn version(mut self, version: super::versions::V1_1OrV1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -7499,85 +5795,6 @@ static SYNC_VENUE_ADMIN_PASSWORD_MULTIPLE_DEVICE_REQUESTS: ruckus_one_runtime::i
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `sync_venue_admin_password_multiple_device_requests`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type SyncVenueAdminPasswordMultipleDeviceRequestsVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchNetworkingClient::sync_venue_admin_password_multiple_device_requests` (Sync venue admin password multiple device requests).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: SyncVenueAdminPasswordMultipleDeviceRequestsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::EmptyResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::EmptyResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_CONFIGURATION_HISTORY_BY_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_configuration_history_by_venue",
     method: ruckus_one_runtime::Method::Post,
@@ -7600,14 +5817,6 @@ static GET_CONFIGURATION_HISTORY_BY_VENUE: ruckus_one_runtime::internal::Operati
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_configuration_history_by_venue`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetConfigurationHistoryByVenueVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchNetworkingClient::get_configuration_history_by_venue` (Get configuration history by venue).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -7623,9 +5832,9 @@ impl<'a> GetConfigurationHistoryByVenue<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetConfigurationHistoryByVenueVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1_1OrV1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -7690,52 +5899,3 @@ static GET_VLAN_UNION_BY_VENUE: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_vlan_union_by_venue`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVlanUnionByVenueVersion = super::versions::V1_1OrV1OrJson;
-/// Request builder for `SwitchNetworkingClient::get_vlan_union_by_venue` (Get vlan union by venue).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVlanUnionByVenue<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVlanUnionByVenue<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVlanUnionByVenueVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::SwitchVlanView>> {
-        self.req.send_json()
-    }
-}

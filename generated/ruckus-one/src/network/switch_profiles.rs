@@ -1538,13 +1538,13 @@ impl<'a> SwitchProfilesClient<'a> {
     pub fn list_venue_switch_profile_acls(
         &self,
         venue_id: &str,
-    ) -> ListVenueSwitchProfileAcls<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_PROFILE_ACLS,
             &[venue_id],
         );
-        ListVenueSwitchProfileAcls { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List VLANs of the venue's switch profiles.
     ///
@@ -1561,13 +1561,13 @@ impl<'a> SwitchProfilesClient<'a> {
     pub fn list_venue_switch_profile_vlans(
         &self,
         venue_id: &str,
-    ) -> ListVenueSwitchProfileVlans<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Vec<super::common::ProfileVlanView>> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_PROFILE_VLANS,
             &[venue_id],
         );
-        ListVenueSwitchProfileVlans { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List VLANs of the venue's switch profiles (v1).
     ///
@@ -1577,22 +1577,26 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `array<Vlan>` (The venue's VLANs (a list; the description declares one VLAN).)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchProfileVlansV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/switchProfiles/vlans")]
     #[doc(alias = "GET /venues/{venueId}/switchProfiles/vlans")]
     #[inline]
     pub fn list_venue_switch_profile_vlans_v1(
         &self,
         venue_id: &str,
-    ) -> ListVenueSwitchProfileVlansV1<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        Vec<super::common::Vlan>,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCH_PROFILE_VLANS_V1,
             &[venue_id],
         );
-        ListVenueSwitchProfileVlansV1 {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Apply switch profile to venue.
     ///
@@ -1603,7 +1607,9 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AddSwitchProfileToVenue::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switchProfiles/{switchProfileId}")]
     #[doc(alias = "PUT /venues/{venueId}/switchProfiles/{switchProfileId}")]
@@ -1612,13 +1618,20 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         venue_id: &str,
         switch_profile_id: &str,
-    ) -> AddSwitchProfileToVenue<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_SWITCH_PROFILE_TO_VENUE,
             &[venue_id, switch_profile_id],
         );
-        AddSwitchProfileToVenue { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Remove switch profile from venue.
     ///
@@ -1629,7 +1642,9 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveSwitchProfileFromVenue::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switchProfiles/{switchProfileId}")]
     #[doc(alias = "DELETE /venues/{venueId}/switchProfiles/{switchProfileId}")]
@@ -1638,15 +1653,20 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         venue_id: &str,
         switch_profile_id: &str,
-    ) -> RemoveSwitchProfileFromVenue<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_SWITCH_PROFILE_FROM_VENUE,
             &[venue_id, switch_profile_id],
         );
-        RemoveSwitchProfileFromVenue {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Apply CLI template to venue.
     ///
@@ -1658,7 +1678,9 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
     /// - Request body (json, required): `array<string>`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `json`, `json` (default `json`; choose with `AddCliTemplateToVenue::version`)
+    /// - Versions (`version` takes [`JsonOrJson_2`](super::versions::JsonOrJson_2); the first is the default):
+    ///   - `Json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json`
+    ///   - `Json_2`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/cliTemplates/{cliTemplateId}")]
     #[doc(alias = "PUT /venues/{venueId}/cliTemplates/{cliTemplateId}")]
@@ -1668,14 +1690,21 @@ impl<'a> SwitchProfilesClient<'a> {
         venue_id: &str,
         cli_template_id: &str,
         body: &Vec<String>,
-    ) -> AddCliTemplateToVenue<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::JsonOrJson_2,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_CLI_TEMPLATE_TO_VENUE,
             &[venue_id, cli_template_id],
         );
         req.json(body);
-        AddCliTemplateToVenue { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Remove CLI template from venue.
     ///
@@ -1687,7 +1716,9 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
     /// - Request body (json, required): `array<string>`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `json`, `json` (default `json`; choose with `RemoveCliTemplateFromVenue::version`)
+    /// - Versions (`version` takes [`JsonOrJson_2`](super::versions::JsonOrJson_2); the first is the default):
+    ///   - `Json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json`
+    ///   - `Json_2`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/cliTemplates/{cliTemplateId}")]
     #[doc(alias = "DELETE /venues/{venueId}/cliTemplates/{cliTemplateId}")]
@@ -1697,14 +1728,21 @@ impl<'a> SwitchProfilesClient<'a> {
         venue_id: &str,
         cli_template_id: &str,
         body: &Vec<String>,
-    ) -> RemoveCliTemplateFromVenue<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::JsonOrJson_2,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_CLI_TEMPLATE_FROM_VENUE,
             &[venue_id, cli_template_id],
         );
         req.json(body);
-        RemoveCliTemplateFromVenue { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get switch profile.
     ///
@@ -1720,13 +1758,16 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "GET /switchProfiles/{switchProfileId}")]
     #[doc(alias = "GetProfileById_1")]
     #[inline]
-    pub fn get_switch_profile(&self, switch_profile_id: &str) -> GetSwitchProfile<'a> {
+    pub fn get_switch_profile(
+        &self,
+        switch_profile_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, super::common::ProfileView> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_PROFILE,
             &[switch_profile_id],
         );
-        GetSwitchProfile { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get switch profile (v1).
     ///
@@ -1736,7 +1777,9 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Response 200: `ProfileV1`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetSwitchProfileV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetProfileById_1 (the document's "GET, POST, DELETE /switchProfiles" read as GET and DELETE on the item; the list is query_switch_profiles)).
     #[doc(alias = "/switchProfiles/{switchProfileId}")]
     #[doc(alias = "GET /switchProfiles/{switchProfileId}")]
@@ -1745,13 +1788,17 @@ impl<'a> SwitchProfilesClient<'a> {
     pub fn get_switch_profile_v1(
         &self,
         switch_profile_id: &str,
-    ) -> GetSwitchProfileV1<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::ProfileV1,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_PROFILE_V1,
             &[switch_profile_id],
         );
-        GetSwitchProfileV1 { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create switch profile.
     ///
@@ -1770,14 +1817,20 @@ impl<'a> SwitchProfilesClient<'a> {
     pub fn create_switch_profile(
         &self,
         body: &super::common::Profile,
-    ) -> CreateSwitchProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_PROFILE,
             &[],
         );
         req.json(body);
-        CreateSwitchProfile { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Create switch profile (v1).
     ///
@@ -1788,7 +1841,9 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Request body (json, required): `ProfileBo`
     /// - Response 200: `AsyncResult`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSwitchProfileV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/switchProfiles")]
     #[doc(alias = "POST /switchProfiles")]
@@ -1796,14 +1851,21 @@ impl<'a> SwitchProfilesClient<'a> {
     pub fn create_switch_profile_v1(
         &self,
         body: &super::common::ProfileBo,
-    ) -> CreateSwitchProfileV1<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_PROFILE_V1,
             &[],
         );
         req.json(body);
-        CreateSwitchProfileV1 { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete switch profile.
     ///
@@ -1814,7 +1876,10 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Response 200: `AsyncResult`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteSwitchProfile::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteProfileById_1_1 (the document's "GET, POST, DELETE /switchProfiles" read as GET and DELETE on the item)).
     #[doc(alias = "/switchProfiles/{switchProfileId}")]
@@ -1824,13 +1889,20 @@ impl<'a> SwitchProfilesClient<'a> {
     pub fn delete_switch_profile(
         &self,
         switch_profile_id: &str,
-    ) -> DeleteSwitchProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrV1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_PROFILE,
             &[switch_profile_id],
         );
-        DeleteSwitchProfile { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Query switch profiles.
     ///
@@ -1840,7 +1912,10 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `QueryResponse`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QuerySwitchProfiles::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml QueryProfiles_1_1).
     ///
@@ -1879,13 +1954,13 @@ impl<'a> SwitchProfilesClient<'a> {
     pub fn list_switch_profile_acls(
         &self,
         switch_profile_id: &str,
-    ) -> ListSwitchProfileAcls<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_PROFILE_ACLS,
             &[switch_profile_id],
         );
-        ListSwitchProfileAcls { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create switch profile ACL.
     ///
@@ -1930,13 +2005,13 @@ impl<'a> SwitchProfilesClient<'a> {
     pub fn delete_switch_profile_acls(
         &self,
         switch_profile_id: &str,
-    ) -> DeleteSwitchProfileAcls<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_PROFILE_ACLS,
             &[switch_profile_id],
         );
-        DeleteSwitchProfileAcls { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get switch profile ACL.
     ///
@@ -1958,13 +2033,13 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         switch_profile_id: &str,
         acl_id: &str,
-    ) -> GetSwitchProfileAcl<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_PROFILE_ACL,
             &[switch_profile_id, acl_id],
         );
-        GetSwitchProfileAcl { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update switch profile ACL.
     ///
@@ -2015,13 +2090,13 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         switch_profile_id: &str,
         acl_id: &str,
-    ) -> DeleteSwitchProfileAcl<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_PROFILE_ACL,
             &[switch_profile_id, acl_id],
         );
-        DeleteSwitchProfileAcl { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List switch profile trusted ports.
     ///
@@ -2040,15 +2115,13 @@ impl<'a> SwitchProfilesClient<'a> {
     pub fn list_switch_profile_trusted_ports(
         &self,
         switch_profile_id: &str,
-    ) -> ListSwitchProfileTrustedPorts<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_PROFILE_TRUSTED_PORTS,
             &[switch_profile_id],
         );
-        ListSwitchProfileTrustedPorts {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create switch profile trusted port.
     ///
@@ -2095,15 +2168,13 @@ impl<'a> SwitchProfilesClient<'a> {
     pub fn delete_switch_profile_trusted_ports(
         &self,
         switch_profile_id: &str,
-    ) -> DeleteSwitchProfileTrustedPorts<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_PROFILE_TRUSTED_PORTS,
             &[switch_profile_id],
         );
-        DeleteSwitchProfileTrustedPorts {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get switch profile trusted port.
     ///
@@ -2125,13 +2196,13 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         switch_profile_id: &str,
         trusted_port_id: &str,
-    ) -> GetSwitchProfileTrustedPort<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_PROFILE_TRUSTED_PORT,
             &[switch_profile_id, trusted_port_id],
         );
-        GetSwitchProfileTrustedPort { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update switch profile trusted port.
     ///
@@ -2186,15 +2257,13 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         switch_profile_id: &str,
         trusted_port_id: &str,
-    ) -> DeleteSwitchProfileTrustedPort<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_PROFILE_TRUSTED_PORT,
             &[switch_profile_id, trusted_port_id],
         );
-        DeleteSwitchProfileTrustedPort {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List switch profile VLANs.
     ///
@@ -2213,13 +2282,13 @@ impl<'a> SwitchProfilesClient<'a> {
     pub fn list_switch_profile_vlans(
         &self,
         switch_profile_id: &str,
-    ) -> ListSwitchProfileVlans<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_PROFILE_VLANS,
             &[switch_profile_id],
         );
-        ListSwitchProfileVlans { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create switch profile VLAN.
     ///
@@ -2238,14 +2307,14 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         switch_profile_id: &str,
         body: &super::common::ProfileVlanView,
-    ) -> CreateSwitchProfileVlan<'a> {
+    ) -> ruckus_one_runtime::Call<'a, ProfileVlanResponse> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_PROFILE_VLAN,
             &[switch_profile_id],
         );
         req.json(body);
-        CreateSwitchProfileVlan { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create switch profile VLAN (v1).
     ///
@@ -2256,7 +2325,9 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Request body (json, required): `VlanBo`
     /// - Response 200: `Vlan`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSwitchProfileVlanV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/switchProfiles/{switchProfileId}/vlans")]
     #[doc(alias = "POST /switchProfiles/{switchProfileId}/vlans")]
     #[inline]
@@ -2264,14 +2335,14 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         switch_profile_id: &str,
         body: &super::common::VlanBo,
-    ) -> CreateSwitchProfileVlanV1<'a> {
+    ) -> ruckus_one_runtime::Call<'a, super::common::Vlan, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_PROFILE_VLAN_V1,
             &[switch_profile_id],
         );
         req.json(body);
-        CreateSwitchProfileVlanV1 { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete switch profile VLANs.
     ///
@@ -2290,13 +2361,13 @@ impl<'a> SwitchProfilesClient<'a> {
     pub fn delete_switch_profile_vlans(
         &self,
         switch_profile_id: &str,
-    ) -> DeleteSwitchProfileVlans<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_PROFILE_VLANS,
             &[switch_profile_id],
         );
-        DeleteSwitchProfileVlans { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get switch profile VLAN.
     ///
@@ -2318,13 +2389,13 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         switch_profile_id: &str,
         vlan_id: &str,
-    ) -> GetSwitchProfileVlan<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_PROFILE_VLAN,
             &[switch_profile_id, vlan_id],
         );
-        GetSwitchProfileVlan { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update switch profile VLAN.
     ///
@@ -2375,13 +2446,13 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         switch_profile_id: &str,
         vlan_id: &str,
-    ) -> DeleteSwitchProfileVlan<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_PROFILE_VLAN,
             &[switch_profile_id, vlan_id],
         );
-        DeleteSwitchProfileVlan { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List CLI templates.
     ///
@@ -2396,13 +2467,13 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/cliTemplates")]
     #[doc(alias = "GET /cliTemplates")]
     #[inline]
-    pub fn list_cli_templates(&self) -> ListCliTemplates<'a> {
+    pub fn list_cli_templates(&self) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_CLI_TEMPLATES,
             &[],
         );
-        ListCliTemplates { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create CLI template.
     ///
@@ -2417,14 +2488,23 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/cliTemplates")]
     #[doc(alias = "POST /cliTemplates")]
     #[inline]
-    pub fn create_cli_template(&self, body: &AcxCliTemplate) -> CreateCliTemplate<'a> {
+    pub fn create_cli_template(
+        &self,
+        body: &AcxCliTemplate,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::EmptyResponse,
+            super::activities::Activity,
+        >,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_CLI_TEMPLATE,
             &[],
         );
         req.json(body);
-        CreateCliTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Create CLI template (v1).
     ///
@@ -2434,21 +2514,23 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// - Request body (json, required): `AcxCliTemplateBo`
     /// - Response 200: `AcxCliTemplateV1`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateCliTemplateV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/cliTemplates")]
     #[doc(alias = "POST /cliTemplates")]
     #[inline]
     pub fn create_cli_template_v1(
         &self,
         body: &AcxCliTemplateBo,
-    ) -> CreateCliTemplateV1<'a> {
+    ) -> ruckus_one_runtime::Call<'a, AcxCliTemplateV1, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_CLI_TEMPLATE_V1,
             &[],
         );
         req.json(body);
-        CreateCliTemplateV1 { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query CLI templates.
     ///
@@ -2458,7 +2540,10 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `QueryResponse`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryCliTemplates::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml QueryCliTemplates_1_1).
     ///
@@ -2489,21 +2574,34 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Request body (json, required): `array<string>`
     /// - Response 200: `AsyncResult`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `v1`, `json` (default `v1`; choose with `DeleteCliTemplates::version`)
+    /// - Versions (`version` takes [`V1OrV1_2OrJson`](super::versions::V1OrV1_2OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `V1_2`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteCliTemplates_1).
     #[doc(alias = "/cliTemplates")]
     #[doc(alias = "DELETE /cliTemplates")]
     #[doc(alias = "DeleteCliTemplates_1")]
     #[inline]
-    pub fn delete_cli_templates(&self, body: &Vec<String>) -> DeleteCliTemplates<'a> {
+    pub fn delete_cli_templates(
+        &self,
+        body: &Vec<String>,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrV1_2OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_CLI_TEMPLATES,
             &[],
         );
         req.json(body);
-        DeleteCliTemplates { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get CLI template.
     ///
@@ -2517,13 +2615,16 @@ impl<'a> SwitchProfilesClient<'a> {
     #[doc(alias = "/cliTemplates/{cliTemplateId}")]
     #[doc(alias = "GET /cliTemplates/{cliTemplateId}")]
     #[inline]
-    pub fn get_cli_template(&self, cli_template_id: &str) -> GetCliTemplate<'a> {
+    pub fn get_cli_template(
+        &self,
+        cli_template_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, AcxCliTemplateView> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_CLI_TEMPLATE,
             &[cli_template_id],
         );
-        GetCliTemplate { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get CLI template (v1).
     ///
@@ -2533,17 +2634,22 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
     /// - Response 200: `AcxCliTemplateV1`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetCliTemplateV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/cliTemplates/{cliTemplateId}")]
     #[doc(alias = "GET /cliTemplates/{cliTemplateId}")]
     #[inline]
-    pub fn get_cli_template_v1(&self, cli_template_id: &str) -> GetCliTemplateV1<'a> {
+    pub fn get_cli_template_v1(
+        &self,
+        cli_template_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, AcxCliTemplateV1, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_CLI_TEMPLATE_V1,
             &[cli_template_id],
         );
-        GetCliTemplateV1 { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update CLI template.
     ///
@@ -2563,14 +2669,20 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         cli_template_id: &str,
         body: &AcxCliTemplate,
-    ) -> UpdateCliTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::EmptyResponse,
+            super::activities::Activity,
+        >,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_CLI_TEMPLATE,
             &[cli_template_id],
         );
         req.json(body);
-        UpdateCliTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Update CLI template (v1).
     ///
@@ -2581,7 +2693,9 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
     /// - Request body (json, required): `AcxCliTemplateBo`
     /// - Response 200: `AcxCliTemplateV1`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateCliTemplateV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/cliTemplates/{cliTemplateId}")]
     #[doc(alias = "PUT /cliTemplates/{cliTemplateId}")]
     #[inline]
@@ -2589,14 +2703,14 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         cli_template_id: &str,
         body: &AcxCliTemplateBo,
-    ) -> UpdateCliTemplateV1<'a> {
+    ) -> ruckus_one_runtime::Call<'a, AcxCliTemplateV1, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_CLI_TEMPLATE_V1,
             &[cli_template_id],
         );
         req.json(body);
-        UpdateCliTemplateV1 { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete CLI template.
     ///
@@ -2607,18 +2721,31 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
     /// - Response 200: `AsyncResult`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteCliTemplate::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/cliTemplates/{cliTemplateId}")]
     #[doc(alias = "DELETE /cliTemplates/{cliTemplateId}")]
     #[inline]
-    pub fn delete_cli_template(&self, cli_template_id: &str) -> DeleteCliTemplate<'a> {
+    pub fn delete_cli_template(
+        &self,
+        cli_template_id: &str,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrV1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_CLI_TEMPLATE,
             &[cli_template_id],
         );
-        DeleteCliTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Create web authentication page template.
     ///
@@ -2635,14 +2762,14 @@ impl<'a> SwitchProfilesClient<'a> {
     pub fn create_web_auth_page_template(
         &self,
         body: &WebAuthPageTemplateView,
-    ) -> CreateWebAuthPageTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<'a, WebAuthPageTemplateResponse> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_WEB_AUTH_PAGE_TEMPLATE,
             &[],
         );
         req.json(body);
-        CreateWebAuthPageTemplate { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create web authentication page template (v1).
     ///
@@ -2652,21 +2779,23 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// - Request body (json, required): `WebAuthPageTemplateBo`
     /// - Response 200: `WebAuthPageTemplate`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateWebAuthPageTemplateV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/webAuthPageTemplates")]
     #[doc(alias = "POST /webAuthPageTemplates")]
     #[inline]
     pub fn create_web_auth_page_template_v1(
         &self,
         body: &WebAuthPageTemplateBo,
-    ) -> CreateWebAuthPageTemplateV1<'a> {
+    ) -> ruckus_one_runtime::Call<'a, WebAuthPageTemplate, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_WEB_AUTH_PAGE_TEMPLATE_V1,
             &[],
         );
         req.json(body);
-        CreateWebAuthPageTemplateV1 { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query web authentication page templates.
     ///
@@ -2676,7 +2805,10 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `QueryResponse`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryWebAuthPageTemplates::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     ///
     /// Notes:
@@ -2713,13 +2845,13 @@ impl<'a> SwitchProfilesClient<'a> {
     pub fn get_web_auth_page_template(
         &self,
         template_id: &str,
-    ) -> GetWebAuthPageTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<'a, WebAuthPageTemplateView> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WEB_AUTH_PAGE_TEMPLATE,
             &[template_id],
         );
-        GetWebAuthPageTemplate { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get web authentication page template (v1).
     ///
@@ -2729,7 +2861,9 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// - Path parameter `templateId`: Identifier of the web authentication page template.
     /// - Response 200: `WebAuthPageTemplate`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetWebAuthPageTemplateV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetWebAuthPageTemplate_1_1).
     #[doc(alias = "/webAuthPageTemplates/{templateId}")]
     #[doc(alias = "GET /webAuthPageTemplates/{templateId}")]
@@ -2738,13 +2872,13 @@ impl<'a> SwitchProfilesClient<'a> {
     pub fn get_web_auth_page_template_v1(
         &self,
         template_id: &str,
-    ) -> GetWebAuthPageTemplateV1<'a> {
+    ) -> ruckus_one_runtime::Call<'a, WebAuthPageTemplate, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WEB_AUTH_PAGE_TEMPLATE_V1,
             &[template_id],
         );
-        GetWebAuthPageTemplateV1 { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete web authentication page template.
     ///
@@ -2754,7 +2888,10 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// - Path parameter `templateId`: Identifier of the web authentication page template.
     /// - Response 200: `AsyncResult`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteWebAuthPageTemplate::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteWebAuthPageTemplate_1_1).
     #[doc(alias = "/webAuthPageTemplates/{templateId}")]
     #[doc(alias = "DELETE /webAuthPageTemplates/{templateId}")]
@@ -2763,13 +2900,17 @@ impl<'a> SwitchProfilesClient<'a> {
     pub fn delete_web_auth_page_template(
         &self,
         template_id: &str,
-    ) -> DeleteWebAuthPageTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::AsyncResult,
+        super::versions::V1_1OrV1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_WEB_AUTH_PAGE_TEMPLATE,
             &[template_id],
         );
-        DeleteWebAuthPageTemplate { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List switches of a web authentication page template.
     ///
@@ -2786,15 +2927,13 @@ impl<'a> SwitchProfilesClient<'a> {
     pub fn list_web_auth_page_template_switches(
         &self,
         template_id: &str,
-    ) -> ListWebAuthPageTemplateSwitches<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Vec<SwitchAndVenueView>> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES,
             &[template_id],
         );
-        ListWebAuthPageTemplateSwitches {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List switches of a web authentication page template (v1).
     ///
@@ -2804,22 +2943,22 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// - Path parameter `templateId`: Identifier of the web authentication page template.
     /// - Response 200: `WebAuthPageTemplate`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListWebAuthPageTemplateSwitchesV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/webAuthPageTemplates/{templateId}/switches")]
     #[doc(alias = "GET /webAuthPageTemplates/{templateId}/switches")]
     #[inline]
     pub fn list_web_auth_page_template_switches_v1(
         &self,
         template_id: &str,
-    ) -> ListWebAuthPageTemplateSwitchesV1<'a> {
+    ) -> ruckus_one_runtime::Call<'a, WebAuthPageTemplate, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES_V1,
             &[template_id],
         );
-        ListWebAuthPageTemplateSwitchesV1 {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Put web auth page template.
     ///
@@ -2830,7 +2969,10 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Path parameter `templateId`: string
     /// - Request body (json, required): `WebAuthPageTemplateView`
     /// - Response 200: `WebAuthPageTemplateResponse`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `PutWebAuthPageTemplate::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml PutWebAuthPageTemplate_1_1).
     #[doc(alias = "/webAuthPageTemplates/{templateId}")]
     #[doc(alias = "PUT /webAuthPageTemplates/{templateId}")]
@@ -2840,14 +2982,18 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         template_id: &str,
         body: &WebAuthPageTemplateView,
-    ) -> PutWebAuthPageTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        WebAuthPageTemplateResponse,
+        super::versions::V1_1OrV1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PUT_WEB_AUTH_PAGE_TEMPLATE,
             &[template_id],
         );
         req.json(body);
-        PutWebAuthPageTemplate { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update profile.
     ///
@@ -2859,7 +3005,10 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Request body (json, required): `Profile`
     /// - Response 200: `EmptyResponse`
     /// - Response 202: `EmptyResponse`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateProfile::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateProfile_1).
     #[doc(alias = "/switchProfiles/{switchProfileId}")]
@@ -2870,14 +3019,21 @@ impl<'a> SwitchProfilesClient<'a> {
         &self,
         switch_profile_id: &str,
         body: &super::common::Profile,
-    ) -> UpdateProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::EmptyResponse,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrV1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_PROFILE,
             &[switch_profile_id],
         );
         req.json(body);
-        UpdateProfile { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get profiles by venue id.
     ///
@@ -2887,19 +3043,29 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `array<ProfileView>`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetProfilesByVenueId::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetProfilesByVenueId_1).
     #[doc(alias = "/venues/{venueId}/switchProfiles")]
     #[doc(alias = "GET /venues/{venueId}/switchProfiles")]
     #[doc(alias = "GetProfilesByVenueId_1")]
     #[inline]
-    pub fn get_profiles_by_venue_id(&self, venue_id: &str) -> GetProfilesByVenueId<'a> {
+    pub fn get_profiles_by_venue_id(
+        &self,
+        venue_id: &str,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        Vec<super::common::ProfileView>,
+        super::versions::V1_1OrV1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PROFILES_BY_VENUE_ID,
             &[venue_id],
         );
-        GetProfilesByVenueId { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get cli templates.
     ///
@@ -2909,7 +3075,10 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// - Query parameter `category` (`string`, builder method `category`)
     /// - Response 200: `array<AcxCliTemplateSampleView>`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetCliTemplates::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetCliTemplates_2_1).
     #[doc(alias = "/cliTemplates/examples")]
     #[doc(alias = "GET /cliTemplates/examples")]
@@ -2938,39 +3107,6 @@ static LIST_VENUE_SWITCH_PROFILE_ACLS: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchProfilesClient::list_venue_switch_profile_acls` (List ACLs of the venue's switch profiles).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListVenueSwitchProfileAcls<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListVenueSwitchProfileAcls<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_VENUE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_profile_vlans",
     method: ruckus_one_runtime::Method::Get,
@@ -2985,41 +3121,6 @@ static LIST_VENUE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::internal::Operation 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchProfilesClient::list_venue_switch_profile_vlans` (List VLANs of the venue's switch profiles).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListVenueSwitchProfileVlans<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListVenueSwitchProfileVlans<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::ProfileVlanView>> {
-        self.req.send_json()
-    }
-}
 static LIST_VENUE_SWITCH_PROFILE_VLANS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_profile_vlans_v1",
     method: ruckus_one_runtime::Method::Get,
@@ -3038,52 +3139,6 @@ static LIST_VENUE_SWITCH_PROFILE_VLANS_V1: ruckus_one_runtime::internal::Operati
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `list_venue_switch_profile_vlans_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListVenueSwitchProfileVlansV1Version = super::versions::V1OrJson;
-/// Request builder for `SwitchProfilesClient::list_venue_switch_profile_vlans_v1` (List VLANs of the venue's switch profiles (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListVenueSwitchProfileVlansV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListVenueSwitchProfileVlansV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ListVenueSwitchProfileVlansV1Version) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<super::common::Vlan>> {
-        self.req.send_json()
-    }
-}
 static ADD_SWITCH_PROFILE_TO_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_switch_profile_to_venue",
     method: ruckus_one_runtime::Method::Put,
@@ -3102,82 +3157,6 @@ static ADD_SWITCH_PROFILE_TO_VENUE: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `add_switch_profile_to_venue`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type AddSwitchProfileToVenueVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchProfilesClient::add_switch_profile_to_venue` (Apply switch profile to venue).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AddSwitchProfileToVenue<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> AddSwitchProfileToVenue<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: AddSwitchProfileToVenueVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static REMOVE_SWITCH_PROFILE_FROM_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_switch_profile_from_venue",
     method: ruckus_one_runtime::Method::Delete,
@@ -3196,82 +3175,6 @@ static REMOVE_SWITCH_PROFILE_FROM_VENUE: ruckus_one_runtime::internal::Operation
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `remove_switch_profile_from_venue`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type RemoveSwitchProfileFromVenueVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchProfilesClient::remove_switch_profile_from_venue` (Remove switch profile from venue).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct RemoveSwitchProfileFromVenue<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> RemoveSwitchProfileFromVenue<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: RemoveSwitchProfileFromVenueVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static ADD_CLI_TEMPLATE_TO_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_cli_template_to_venue",
     method: ruckus_one_runtime::Method::Put,
@@ -3290,82 +3193,6 @@ static ADD_CLI_TEMPLATE_TO_VENUE: ruckus_one_runtime::internal::Operation = ruck
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `add_cli_template_to_venue`; the first is the default.
-///
-/// - `Json` (`json`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-/// - `Json_2` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type AddCliTemplateToVenueVersion = super::versions::JsonOrJson_2;
-/// Request builder for `SwitchProfilesClient::add_cli_template_to_venue` (Apply CLI template to venue).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AddCliTemplateToVenue<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> AddCliTemplateToVenue<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: AddCliTemplateToVenueVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static REMOVE_CLI_TEMPLATE_FROM_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_cli_template_from_venue",
     method: ruckus_one_runtime::Method::Delete,
@@ -3384,82 +3211,6 @@ static REMOVE_CLI_TEMPLATE_FROM_VENUE: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `remove_cli_template_from_venue`; the first is the default.
-///
-/// - `Json` (`json`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
-/// - `Json_2` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type RemoveCliTemplateFromVenueVersion = super::versions::JsonOrJson_2;
-/// Request builder for `SwitchProfilesClient::remove_cli_template_from_venue` (Remove CLI template from venue).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct RemoveCliTemplateFromVenue<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> RemoveCliTemplateFromVenue<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: RemoveCliTemplateFromVenueVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_profile",
     method: ruckus_one_runtime::Method::Get,
@@ -3474,39 +3225,6 @@ static GET_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchProfilesClient::get_switch_profile` (Get switch profile).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchProfile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetSwitchProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ProfileView> {
-        self.req.send_json()
-    }
-}
 static GET_SWITCH_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_profile_v1",
     method: ruckus_one_runtime::Method::Get,
@@ -3525,52 +3243,6 @@ static GET_SWITCH_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_switch_profile_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetSwitchProfileV1Version = super::versions::V1OrJson;
-/// Request builder for `SwitchProfilesClient::get_switch_profile_v1` (Get switch profile (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchProfileV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetSwitchProfileV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetSwitchProfileV1Version) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ProfileV1> {
-        self.req.send_json()
-    }
-}
 static CREATE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_profile",
     method: ruckus_one_runtime::Method::Post,
@@ -3585,69 +3257,6 @@ static CREATE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchProfilesClient::create_switch_profile` (Create switch profile).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateSwitchProfile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateSwitchProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static CREATE_SWITCH_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_profile_v1",
     method: ruckus_one_runtime::Method::Post,
@@ -3666,82 +3275,6 @@ static CREATE_SWITCH_PROFILE_V1: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `create_switch_profile_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateSwitchProfileV1Version = super::versions::V1OrJson;
-/// Request builder for `SwitchProfilesClient::create_switch_profile_v1` (Create switch profile (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateSwitchProfileV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateSwitchProfileV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateSwitchProfileV1Version) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DELETE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_profile",
     method: ruckus_one_runtime::Method::Delete,
@@ -3764,83 +3297,6 @@ static DELETE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_switch_profile`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteSwitchProfileVersion = super::versions::V1_1OrV1OrJson;
-/// Request builder for `SwitchProfilesClient::delete_switch_profile` (Delete switch profile).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchProfile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSwitchProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteSwitchProfileVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static QUERY_SWITCH_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_profiles",
     method: ruckus_one_runtime::Method::Post,
@@ -3863,14 +3319,6 @@ static QUERY_SWITCH_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `query_switch_profiles`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QuerySwitchProfilesVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::query_switch_profiles` (Query switch profiles).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3886,9 +3334,9 @@ impl<'a> QuerySwitchProfiles<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QuerySwitchProfilesVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1_1OrV1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3943,39 +3391,6 @@ static LIST_SWITCH_PROFILE_ACLS: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchProfilesClient::list_switch_profile_acls` (List switch profile ACLs).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchProfileAcls<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListSwitchProfileAcls<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static CREATE_SWITCH_PROFILE_ACL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_profile_acl",
     method: ruckus_one_runtime::Method::Post,
@@ -4044,39 +3459,6 @@ static DELETE_SWITCH_PROFILE_ACLS: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchProfilesClient::delete_switch_profile_acls` (Delete switch profile ACLs).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchProfileAcls<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSwitchProfileAcls<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static GET_SWITCH_PROFILE_ACL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_profile_acl",
     method: ruckus_one_runtime::Method::Get,
@@ -4091,39 +3473,6 @@ static GET_SWITCH_PROFILE_ACL: ruckus_one_runtime::internal::Operation = ruckus_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchProfilesClient::get_switch_profile_acl` (Get switch profile ACL).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchProfileAcl<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetSwitchProfileAcl<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static UPDATE_SWITCH_PROFILE_ACL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_profile_acl",
     method: ruckus_one_runtime::Method::Put,
@@ -4192,39 +3541,6 @@ static DELETE_SWITCH_PROFILE_ACL: ruckus_one_runtime::internal::Operation = ruck
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchProfilesClient::delete_switch_profile_acl` (Delete switch profile ACL).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchProfileAcl<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSwitchProfileAcl<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_SWITCH_PROFILE_TRUSTED_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_profile_trusted_ports",
     method: ruckus_one_runtime::Method::Get,
@@ -4239,39 +3555,6 @@ static LIST_SWITCH_PROFILE_TRUSTED_PORTS: ruckus_one_runtime::internal::Operatio
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchProfilesClient::list_switch_profile_trusted_ports` (List switch profile trusted ports).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchProfileTrustedPorts<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListSwitchProfileTrustedPorts<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static CREATE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_profile_trusted_port",
     method: ruckus_one_runtime::Method::Post,
@@ -4340,39 +3623,6 @@ static DELETE_SWITCH_PROFILE_TRUSTED_PORTS: ruckus_one_runtime::internal::Operat
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchProfilesClient::delete_switch_profile_trusted_ports` (Delete switch profile trusted ports).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchProfileTrustedPorts<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSwitchProfileTrustedPorts<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static GET_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_profile_trusted_port",
     method: ruckus_one_runtime::Method::Get,
@@ -4387,39 +3637,6 @@ static GET_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::internal::Operation 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchProfilesClient::get_switch_profile_trusted_port` (Get switch profile trusted port).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchProfileTrustedPort<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetSwitchProfileTrustedPort<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static UPDATE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_profile_trusted_port",
     method: ruckus_one_runtime::Method::Put,
@@ -4488,39 +3705,6 @@ static DELETE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::internal::Operati
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchProfilesClient::delete_switch_profile_trusted_port` (Delete switch profile trusted port).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchProfileTrustedPort<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSwitchProfileTrustedPort<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_SWITCH_PROFILE_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_profile_vlans",
     method: ruckus_one_runtime::Method::Get,
@@ -4535,39 +3719,6 @@ static LIST_SWITCH_PROFILE_VLANS: ruckus_one_runtime::internal::Operation = ruck
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchProfilesClient::list_switch_profile_vlans` (List switch profile VLANs).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchProfileVlans<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListSwitchProfileVlans<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static CREATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_profile_vlan",
     method: ruckus_one_runtime::Method::Post,
@@ -4582,39 +3733,6 @@ static CREATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchProfilesClient::create_switch_profile_vlan` (Create switch profile VLAN).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateSwitchProfileVlan<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateSwitchProfileVlan<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `201` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ProfileVlanResponse> {
-        self.req.send_json()
-    }
-}
 static CREATE_SWITCH_PROFILE_VLAN_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_profile_vlan_v1",
     method: ruckus_one_runtime::Method::Post,
@@ -4633,52 +3751,6 @@ static CREATE_SWITCH_PROFILE_VLAN_V1: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `create_switch_profile_vlan_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateSwitchProfileVlanV1Version = super::versions::V1OrJson;
-/// Request builder for `SwitchProfilesClient::create_switch_profile_vlan_v1` (Create switch profile VLAN (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateSwitchProfileVlanV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateSwitchProfileVlanV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateSwitchProfileVlanV1Version) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::Vlan> {
-        self.req.send_json()
-    }
-}
 static DELETE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_profile_vlans",
     method: ruckus_one_runtime::Method::Delete,
@@ -4693,39 +3765,6 @@ static DELETE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchProfilesClient::delete_switch_profile_vlans` (Delete switch profile VLANs).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchProfileVlans<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSwitchProfileVlans<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static GET_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_profile_vlan",
     method: ruckus_one_runtime::Method::Get,
@@ -4740,39 +3779,6 @@ static GET_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchProfilesClient::get_switch_profile_vlan` (Get switch profile VLAN).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchProfileVlan<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetSwitchProfileVlan<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static UPDATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_profile_vlan",
     method: ruckus_one_runtime::Method::Put,
@@ -4841,39 +3847,6 @@ static DELETE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchProfilesClient::delete_switch_profile_vlan` (Delete switch profile VLAN).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchProfileVlan<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSwitchProfileVlan<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_CLI_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_cli_templates",
     method: ruckus_one_runtime::Method::Get,
@@ -4888,39 +3861,6 @@ static LIST_CLI_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchProfilesClient::list_cli_templates` (List CLI templates).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListCliTemplates<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListCliTemplates<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static CREATE_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_cli_template",
     method: ruckus_one_runtime::Method::Post,
@@ -4935,69 +3875,6 @@ static CREATE_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchProfilesClient::create_cli_template` (Create CLI template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateCliTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateCliTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::EmptyResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::EmptyResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static CREATE_CLI_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_cli_template_v1",
     method: ruckus_one_runtime::Method::Post,
@@ -5016,52 +3893,6 @@ static CREATE_CLI_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `create_cli_template_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateCliTemplateV1Version = super::versions::V1OrJson;
-/// Request builder for `SwitchProfilesClient::create_cli_template_v1` (Create CLI template (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateCliTemplateV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateCliTemplateV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateCliTemplateV1Version) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AcxCliTemplateV1> {
-        self.req.send_json()
-    }
-}
 static QUERY_CLI_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_cli_templates",
     method: ruckus_one_runtime::Method::Post,
@@ -5084,14 +3915,6 @@ static QUERY_CLI_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `query_cli_templates`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryCliTemplatesVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::query_cli_templates` (Query CLI templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5107,9 +3930,9 @@ impl<'a> QueryCliTemplates<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryCliTemplatesVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1_1OrV1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -5172,83 +3995,6 @@ static DELETE_CLI_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_cli_templates`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `V1_2` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteCliTemplatesVersion = super::versions::V1OrV1_2OrJson;
-/// Request builder for `SwitchProfilesClient::delete_cli_templates` (Delete CLI templates).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteCliTemplates<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteCliTemplates<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteCliTemplatesVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_cli_template",
     method: ruckus_one_runtime::Method::Get,
@@ -5263,39 +4009,6 @@ static GET_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchProfilesClient::get_cli_template` (Get CLI template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetCliTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetCliTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AcxCliTemplateView> {
-        self.req.send_json()
-    }
-}
 static GET_CLI_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_cli_template_v1",
     method: ruckus_one_runtime::Method::Get,
@@ -5314,52 +4027,6 @@ static GET_CLI_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_cli_template_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetCliTemplateV1Version = super::versions::V1OrJson;
-/// Request builder for `SwitchProfilesClient::get_cli_template_v1` (Get CLI template (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetCliTemplateV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetCliTemplateV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetCliTemplateV1Version) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AcxCliTemplateV1> {
-        self.req.send_json()
-    }
-}
 static UPDATE_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_cli_template",
     method: ruckus_one_runtime::Method::Put,
@@ -5374,69 +4041,6 @@ static UPDATE_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchProfilesClient::update_cli_template` (Update CLI template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateCliTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateCliTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::EmptyResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::EmptyResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static UPDATE_CLI_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_cli_template_v1",
     method: ruckus_one_runtime::Method::Put,
@@ -5455,52 +4059,6 @@ static UPDATE_CLI_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `update_cli_template_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateCliTemplateV1Version = super::versions::V1OrJson;
-/// Request builder for `SwitchProfilesClient::update_cli_template_v1` (Update CLI template (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateCliTemplateV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateCliTemplateV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateCliTemplateV1Version) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AcxCliTemplateV1> {
-        self.req.send_json()
-    }
-}
 static DELETE_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_cli_template",
     method: ruckus_one_runtime::Method::Delete,
@@ -5523,83 +4081,6 @@ static DELETE_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_cli_template`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteCliTemplateVersion = super::versions::V1_1OrV1OrJson;
-/// Request builder for `SwitchProfilesClient::delete_cli_template` (Delete CLI template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteCliTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteCliTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteCliTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static CREATE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_web_auth_page_template",
     method: ruckus_one_runtime::Method::Post,
@@ -5614,39 +4095,6 @@ static CREATE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchProfilesClient::create_web_auth_page_template` (Create web authentication page template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateWebAuthPageTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateWebAuthPageTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `201` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, WebAuthPageTemplateResponse> {
-        self.req.send_json()
-    }
-}
 static CREATE_WEB_AUTH_PAGE_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_web_auth_page_template_v1",
     method: ruckus_one_runtime::Method::Post,
@@ -5665,52 +4113,6 @@ static CREATE_WEB_AUTH_PAGE_TEMPLATE_V1: ruckus_one_runtime::internal::Operation
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `create_web_auth_page_template_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateWebAuthPageTemplateV1Version = super::versions::V1OrJson;
-/// Request builder for `SwitchProfilesClient::create_web_auth_page_template_v1` (Create web authentication page template (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateWebAuthPageTemplateV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateWebAuthPageTemplateV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateWebAuthPageTemplateV1Version) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, WebAuthPageTemplate> {
-        self.req.send_json()
-    }
-}
 static QUERY_WEB_AUTH_PAGE_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_web_auth_page_templates",
     method: ruckus_one_runtime::Method::Post,
@@ -5733,14 +4135,6 @@ static QUERY_WEB_AUTH_PAGE_TEMPLATES: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `query_web_auth_page_templates`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryWebAuthPageTemplatesVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::query_web_auth_page_templates` (Query web authentication page templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -5756,9 +4150,9 @@ impl<'a> QueryWebAuthPageTemplates<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryWebAuthPageTemplatesVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1_1OrV1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -5813,39 +4207,6 @@ static GET_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchProfilesClient::get_web_auth_page_template` (Get web authentication page template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetWebAuthPageTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetWebAuthPageTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, WebAuthPageTemplateView> {
-        self.req.send_json()
-    }
-}
 static GET_WEB_AUTH_PAGE_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_web_auth_page_template_v1",
     method: ruckus_one_runtime::Method::Get,
@@ -5864,52 +4225,6 @@ static GET_WEB_AUTH_PAGE_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_web_auth_page_template_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetWebAuthPageTemplateV1Version = super::versions::V1OrJson;
-/// Request builder for `SwitchProfilesClient::get_web_auth_page_template_v1` (Get web authentication page template (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetWebAuthPageTemplateV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetWebAuthPageTemplateV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetWebAuthPageTemplateV1Version) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, WebAuthPageTemplate> {
-        self.req.send_json()
-    }
-}
 static DELETE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_web_auth_page_template",
     method: ruckus_one_runtime::Method::Delete,
@@ -5932,53 +4247,6 @@ static DELETE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_web_auth_page_template`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteWebAuthPageTemplateVersion = super::versions::V1_1OrV1OrJson;
-/// Request builder for `SwitchProfilesClient::delete_web_auth_page_template` (Delete web authentication page template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteWebAuthPageTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteWebAuthPageTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteWebAuthPageTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AsyncResult> {
-        self.req.send_json()
-    }
-}
 static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_web_auth_page_template_switches",
     method: ruckus_one_runtime::Method::Get,
@@ -5993,39 +4261,6 @@ static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES: ruckus_one_runtime::internal::Opera
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchProfilesClient::list_web_auth_page_template_switches` (List switches of a web authentication page template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListWebAuthPageTemplateSwitches<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListWebAuthPageTemplateSwitches<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<SwitchAndVenueView>> {
-        self.req.send_json()
-    }
-}
 static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_web_auth_page_template_switches_v1",
     method: ruckus_one_runtime::Method::Get,
@@ -6044,52 +4279,6 @@ static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES_V1: ruckus_one_runtime::internal::Op
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `list_web_auth_page_template_switches_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListWebAuthPageTemplateSwitchesV1Version = super::versions::V1OrJson;
-/// Request builder for `SwitchProfilesClient::list_web_auth_page_template_switches_v1` (List switches of a web authentication page template (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListWebAuthPageTemplateSwitchesV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListWebAuthPageTemplateSwitchesV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ListWebAuthPageTemplateSwitchesV1Version) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, WebAuthPageTemplate> {
-        self.req.send_json()
-    }
-}
 static PUT_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "put_web_auth_page_template",
     method: ruckus_one_runtime::Method::Put,
@@ -6112,53 +4301,6 @@ static PUT_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `put_web_auth_page_template`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type PutWebAuthPageTemplateVersion = super::versions::V1_1OrV1OrJson;
-/// Request builder for `SwitchProfilesClient::put_web_auth_page_template` (Put web auth page template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct PutWebAuthPageTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> PutWebAuthPageTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: PutWebAuthPageTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, WebAuthPageTemplateResponse> {
-        self.req.send_json()
-    }
-}
 static UPDATE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_profile",
     method: ruckus_one_runtime::Method::Put,
@@ -6181,83 +4323,6 @@ static UPDATE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `update_profile`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateProfileVersion = super::versions::V1_1OrV1OrJson;
-/// Request builder for `SwitchProfilesClient::update_profile` (Update profile).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateProfile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateProfileVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::EmptyResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::EmptyResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_PROFILES_BY_VENUE_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_profiles_by_venue_id",
     method: ruckus_one_runtime::Method::Get,
@@ -6280,55 +4345,6 @@ static GET_PROFILES_BY_VENUE_ID: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_profiles_by_venue_id`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetProfilesByVenueIdVersion = super::versions::V1_1OrV1OrJson;
-/// Request builder for `SwitchProfilesClient::get_profiles_by_venue_id` (Get profiles by venue id).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetProfilesByVenueId<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetProfilesByVenueId<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetProfilesByVenueIdVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::ProfileView>> {
-        self.req.send_json()
-    }
-}
 static GET_CLI_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_cli_templates",
     method: ruckus_one_runtime::Method::Get,
@@ -6351,14 +4367,6 @@ static GET_CLI_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_cli_templates`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetCliTemplatesVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `SwitchProfilesClient::get_cli_templates` (Get cli templates).
 ///
 /// Optional parameters: [`category`](Self::category).
@@ -6383,9 +4391,9 @@ impl<'a> GetCliTemplates<'a> {
         self.req.query("category", &category);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetCliTemplatesVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1_1OrV1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }

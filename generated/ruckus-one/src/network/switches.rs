@@ -4164,13 +4164,16 @@ impl<'a> SwitchesClient<'a> {
     #[doc(alias = "/venues/{venueId}/switches")]
     #[doc(alias = "GET /venues/{venueId}/switches")]
     #[inline]
-    pub fn list_venue_switches(&self, venue_id: &str) -> ListVenueSwitches<'a> {
+    pub fn list_venue_switches(
+        &self,
+        venue_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, Vec<super::common::IcxSwitchView>> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCHES,
             &[venue_id],
         );
-        ListVenueSwitches { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List switches of a venue (v1).
     ///
@@ -4180,17 +4183,22 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `IcxSwitch`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchesV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/switches")]
     #[doc(alias = "GET /venues/{venueId}/switches")]
     #[inline]
-    pub fn list_venue_switches_v1(&self, venue_id: &str) -> ListVenueSwitchesV1<'a> {
+    pub fn list_venue_switches_v1(
+        &self,
+        venue_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, IcxSwitch, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_SWITCHES_V1,
             &[venue_id],
         );
-        ListVenueSwitchesV1 { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Add switches to a venue.
     ///
@@ -4201,7 +4209,9 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `array<IcxSwitchView>`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitch::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switches")]
     #[doc(alias = "POST /venues/{venueId}/switches")]
@@ -4210,14 +4220,21 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         body: &Vec<super::common::IcxSwitchView>,
-    ) -> CreateVenueSwitch<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH,
             &[venue_id],
         );
         req.json(body);
-        CreateVenueSwitch { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete switches of a venue.
     ///
@@ -4228,7 +4245,9 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `array<string>`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitches::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switches")]
     #[doc(alias = "DELETE /venues/{venueId}/switches")]
@@ -4237,14 +4256,21 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         body: &Vec<String>,
-    ) -> DeleteVenueSwitches<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCHES,
             &[venue_id],
         );
         req.json(body);
-        DeleteVenueSwitches { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Import switches into a venue.
     ///
@@ -4255,7 +4281,9 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (multipart, optional, builder method `body`): multipart form with parts `file`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchImportRequest::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data`
+    ///   - `Json`: Accept `application/json`, Content-Type `multipart/form-data`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switches/importRequests")]
     #[doc(alias = "POST /venues/{venueId}/switches/importRequests")]
@@ -4282,7 +4310,9 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `Switch`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitch::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}")]
     #[inline]
@@ -4290,13 +4320,13 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-    ) -> GetVenueSwitch<'a> {
+    ) -> ruckus_one_runtime::Call<'a, super::common::Switch, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_SWITCH,
             &[venue_id, switch_id],
         );
-        GetVenueSwitch { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update switch.
     ///
@@ -4308,7 +4338,9 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `IcxSwitchView`
     /// - Response 200: `IcxSwitchResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitch::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}")]
     #[doc(alias = "PUT /venues/{venueId}/switches/{switchId}")]
     #[inline]
@@ -4317,14 +4349,14 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         switch_id: &str,
         body: &super::common::IcxSwitchView,
-    ) -> UpdateVenueSwitch<'a> {
+    ) -> ruckus_one_runtime::Call<'a, IcxSwitchResponse, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH,
             &[venue_id, switch_id],
         );
         req.json(body);
-        UpdateVenueSwitch { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Post switch.
     ///
@@ -4336,7 +4368,9 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `IcxSwitchView`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AddVenueSwitch::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switches/{switchId}")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}")]
@@ -4346,14 +4380,21 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         switch_id: &str,
         body: &super::common::IcxSwitchView,
-    ) -> AddVenueSwitch<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_VENUE_SWITCH,
             &[venue_id, switch_id],
         );
         req.json(body);
-        AddVenueSwitch { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete switch.
     ///
@@ -4364,7 +4405,9 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitch::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switches/{switchId}")]
     #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}")]
@@ -4373,13 +4416,20 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-    ) -> DeleteVenueSwitch<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH,
             &[venue_id, switch_id],
         );
-        DeleteVenueSwitch { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Update switch positions.
     ///
@@ -4391,7 +4441,9 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `SwitchPositionViewV1001`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchPositions::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/positions")]
     #[doc(alias = "PUT /venues/{venueId}/switches/{switchId}/positions")]
@@ -4401,14 +4453,21 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         switch_id: &str,
         body: &SwitchPositionViewV1001,
-    ) -> UpdateVenueSwitchPositions<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH_POSITIONS,
             &[venue_id, switch_id],
         );
         req.json(body);
-        UpdateVenueSwitchPositions { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get switch port settings.
     ///
@@ -4419,7 +4478,9 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `array<PortView>`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchPortSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/portSettings")]
     #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/portSettings")]
     #[inline]
@@ -4427,13 +4488,13 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-    ) -> GetVenueSwitchPortSettings<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Vec<PortView>, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_SWITCH_PORT_SETTINGS,
             &[venue_id, switch_id],
         );
-        GetVenueSwitchPortSettings { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update switch port settings.
     ///
@@ -4445,7 +4506,9 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `PortV1001`
     /// - Response 200: `PortResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchPortSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/portSettings")]
     #[doc(alias = "PUT /venues/{venueId}/switches/{switchId}/portSettings")]
     #[inline]
@@ -4454,16 +4517,14 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         switch_id: &str,
         body: &PortV1001,
-    ) -> UpdateVenueSwitchPortSettings<'a> {
+    ) -> ruckus_one_runtime::Call<'a, PortResponse, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCH_PORT_SETTINGS,
             &[venue_id, switch_id],
         );
         req.json(body);
-        UpdateVenueSwitchPortSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Post switch port settings.
     ///
@@ -4475,7 +4536,9 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `array<string>`
     /// - Response 200: `array<PortView>`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchPortSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/portSettings")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/portSettings")]
     #[inline]
@@ -4484,16 +4547,14 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         switch_id: &str,
         body: &Vec<String>,
-    ) -> CreateVenueSwitchPortSettings<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Vec<PortView>, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_PORT_SETTINGS,
             &[venue_id, switch_id],
         );
         req.json(body);
-        CreateVenueSwitchPortSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Post port settings of several switches.
     ///
@@ -4504,7 +4565,9 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `array<SwitchPortSelection>`
     /// - Response 200: `array<PortView>`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchesPortSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/switches/portSettings")]
     #[doc(alias = "POST /venues/{venueId}/switches/portSettings")]
     #[inline]
@@ -4512,16 +4575,14 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         body: &Vec<SwitchPortSelection>,
-    ) -> CreateVenueSwitchesPortSettings<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Vec<PortView>, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCHES_PORT_SETTINGS,
             &[venue_id],
         );
         req.json(body);
-        CreateVenueSwitchesPortSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update port settings of several switches.
     ///
@@ -4532,7 +4593,9 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `array<Ports>`
     /// - Response 200: `PortResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchesPortSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/switches/portSettings")]
     #[doc(alias = "PUT /venues/{venueId}/switches/portSettings")]
     #[inline]
@@ -4540,16 +4603,14 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         body: &Vec<Ports>,
-    ) -> UpdateVenueSwitchesPortSettings<'a> {
+    ) -> ruckus_one_runtime::Call<'a, PortResponse, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_SWITCHES_PORT_SETTINGS,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueSwitchesPortSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Sync or reboot switch.
     ///
@@ -4561,7 +4622,9 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Request body (json, required): `DeviceRequestView`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchDeviceRequest::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/switches/{switchId}/deviceRequests")]
     #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/deviceRequests")]
@@ -4571,16 +4634,21 @@ impl<'a> SwitchesClient<'a> {
         venue_id: &str,
         switch_id: &str,
         body: &super::common::DeviceRequestView,
-    ) -> CreateVenueSwitchDeviceRequest<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_DEVICE_REQUEST,
             &[venue_id, switch_id],
         );
         req.json(body);
-        CreateVenueSwitchDeviceRequest {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Power-cycle switch ports.
     ///
@@ -4591,7 +4659,9 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `array<SwitchPortSelection>`
     /// - Response 200: `EmptyResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchPowerCycleRequest::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml PowerCyclePort (the document writes /venues/switches/powerCycleRequests among the venue-level operations; the description has the path under /venues/{venueId})).
     #[doc(alias = "/venues/{venueId}/switches/powerCycleRequests")]
     #[doc(alias = "POST /venues/{venueId}/switches/powerCycleRequests")]
@@ -4601,16 +4671,18 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         body: &Vec<SwitchPortSelection>,
-    ) -> CreateVenueSwitchPowerCycleRequest<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::EmptyResponse,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_SWITCH_POWER_CYCLE_REQUEST,
             &[venue_id],
         );
         req.json(body);
-        CreateVenueSwitchPowerCycleRequest {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query switches.
     ///
@@ -4620,7 +4692,9 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `SwitchQueryResult`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitches::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml GetSwitchesOfVenue).
     #[doc(alias = "/venues/switches/query")]
@@ -4671,7 +4745,9 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `SwitchPortQueryResult`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchPorts::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     ///
     /// Notes:
@@ -4699,7 +4775,9 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `SwitchClientQueryResult`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchClients::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     ///
     /// Notes:
@@ -4727,7 +4805,9 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `*/*` text (The CSV export.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ExportVenueSwitchesCsv::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `*/*`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `*/*`, Content-Type `application/json`
     ///
     /// Notes:
     /// - Accepts sortByCountField.
@@ -4737,14 +4817,14 @@ impl<'a> SwitchesClient<'a> {
     pub fn export_venue_switches_csv(
         &self,
         body: &super::common::QueryRequest,
-    ) -> ExportVenueSwitchesCsv<'a> {
+    ) -> ruckus_one_runtime::Call<'a, String, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &EXPORT_VENUE_SWITCHES_CSV,
             &[],
         );
         req.json(body);
-        ExportVenueSwitchesCsv { req }
+        req.call(ruckus_one_runtime::internal::Request::send_text)
     }
     /// Get switch aggregation details.
     ///
@@ -4754,7 +4834,9 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// - Request body (json, required): `DynamicQueryPayload`
     /// - Response 200: `QueryResponseGroupedSwitch`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `FetchVenueSwitchAggregationDetails::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     #[doc(alias = "/venues/switches/aggregationDetails")]
     #[doc(alias = "POST /venues/switches/aggregationDetails")]
@@ -4782,7 +4864,9 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Query parameter `operationRequestId` (`string`, argument `operation_request_id`)
     /// - Response 200: `ImportSwitchResultView`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchImportResults::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/switches/importResults")]
     #[doc(alias = "GET /venues/{venueId}/switches/importResults")]
     #[inline]
@@ -4790,14 +4874,18 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         operation_request_id: &str,
-    ) -> GetVenueSwitchImportResults<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ImportSwitchResultView,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_SWITCH_IMPORT_RESULTS,
             &[venue_id],
         );
         req.query("operationRequestId", &operation_request_id);
-        GetVenueSwitchImportResults { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete switch stack.
     ///
@@ -4808,7 +4896,9 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `stackSwitchSerialNumber`: Serial number of the stack's switch.
     /// - Response 200: `EmptyResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueStack::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/stacks/{stackSwitchSerialNumber}")]
     #[doc(alias = "DELETE /venues/{venueId}/stacks/{stackSwitchSerialNumber}")]
     #[inline]
@@ -4816,13 +4906,17 @@ impl<'a> SwitchesClient<'a> {
         &self,
         venue_id: &str,
         stack_switch_serial_number: &str,
-    ) -> DeleteVenueStack<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::EmptyResponse,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_STACK,
             &[venue_id, stack_switch_serial_number],
         );
-        DeleteVenueStack { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete venue switch settings.
     ///
@@ -4841,13 +4935,13 @@ impl<'a> SwitchesClient<'a> {
     pub fn delete_venue_switch_settings(
         &self,
         venue_id: &str,
-    ) -> DeleteVenueSwitchSettings<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_SWITCH_SETTINGS,
             &[venue_id],
         );
-        DeleteVenueSwitchSettings { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
 }
 static LIST_VENUE_SWITCHES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -4864,41 +4958,6 @@ static LIST_VENUE_SWITCHES: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesClient::list_venue_switches` (List switches of a venue).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListVenueSwitches<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListVenueSwitches<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::IcxSwitchView>> {
-        self.req.send_json()
-    }
-}
 static LIST_VENUE_SWITCHES_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switches_v1",
     method: ruckus_one_runtime::Method::Get,
@@ -4917,52 +4976,6 @@ static LIST_VENUE_SWITCHES_V1: ruckus_one_runtime::internal::Operation = ruckus_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `list_venue_switches_v1`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListVenueSwitchesV1Version = super::versions::V1OrJson;
-/// Request builder for `SwitchesClient::list_venue_switches_v1` (List switches of a venue (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListVenueSwitchesV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListVenueSwitchesV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ListVenueSwitchesV1Version) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, IcxSwitch> {
-        self.req.send_json()
-    }
-}
 static CREATE_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch",
     method: ruckus_one_runtime::Method::Post,
@@ -4981,82 +4994,6 @@ static CREATE_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `create_venue_switch`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateVenueSwitchVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchesClient::create_venue_switch` (Add switches to a venue).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateVenueSwitch<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateVenueSwitch<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateVenueSwitchVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DELETE_VENUE_SWITCHES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switches",
     method: ruckus_one_runtime::Method::Delete,
@@ -5075,82 +5012,6 @@ static DELETE_VENUE_SWITCHES: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_venue_switches`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteVenueSwitchesVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchesClient::delete_venue_switches` (Delete switches of a venue).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenueSwitches<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenueSwitches<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteVenueSwitchesVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static CREATE_VENUE_SWITCH_IMPORT_REQUEST: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_import_request",
     method: ruckus_one_runtime::Method::Post,
@@ -5169,13 +5030,6 @@ static CREATE_VENUE_SWITCH_IMPORT_REQUEST: ruckus_one_runtime::internal::Operati
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `create_venue_switch_import_request`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `multipart/form-data`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateVenueSwitchImportRequestVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::create_venue_switch_import_request` (Import switches into a venue).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -5198,9 +5052,9 @@ impl<'a> CreateVenueSwitchImportRequest<'a> {
         self.req.multipart(body);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: CreateVenueSwitchImportRequestVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -5270,52 +5124,6 @@ static GET_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_venue_switch`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueSwitchVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchesClient::get_venue_switch` (Get switch).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueSwitch<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueSwitch<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVenueSwitchVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::Switch> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch",
     method: ruckus_one_runtime::Method::Put,
@@ -5334,52 +5142,6 @@ static UPDATE_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `update_venue_switch`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueSwitchVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchesClient::update_venue_switch` (Update switch).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueSwitch<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueSwitch<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateVenueSwitchVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, IcxSwitchResponse> {
-        self.req.send_json()
-    }
-}
 static ADD_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_venue_switch",
     method: ruckus_one_runtime::Method::Post,
@@ -5398,82 +5160,6 @@ static ADD_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `add_venue_switch`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type AddVenueSwitchVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchesClient::add_venue_switch` (Post switch).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AddVenueSwitch<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> AddVenueSwitch<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: AddVenueSwitchVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DELETE_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch",
     method: ruckus_one_runtime::Method::Delete,
@@ -5492,82 +5178,6 @@ static DELETE_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_venue_switch`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteVenueSwitchVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchesClient::delete_venue_switch` (Delete switch).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenueSwitch<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenueSwitch<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteVenueSwitchVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static UPDATE_VENUE_SWITCH_POSITIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_positions",
     method: ruckus_one_runtime::Method::Put,
@@ -5586,82 +5196,6 @@ static UPDATE_VENUE_SWITCH_POSITIONS: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `update_venue_switch_positions`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueSwitchPositionsVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchesClient::update_venue_switch_positions` (Update switch positions).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueSwitchPositions<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueSwitchPositions<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateVenueSwitchPositionsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_port_settings",
     method: ruckus_one_runtime::Method::Get,
@@ -5680,52 +5214,6 @@ static GET_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_venue_switch_port_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueSwitchPortSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchesClient::get_venue_switch_port_settings` (Get switch port settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueSwitchPortSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueSwitchPortSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVenueSwitchPortSettingsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<PortView>> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_port_settings",
     method: ruckus_one_runtime::Method::Put,
@@ -5744,52 +5232,6 @@ static UPDATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::internal::Operatio
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `update_venue_switch_port_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueSwitchPortSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchesClient::update_venue_switch_port_settings` (Update switch port settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueSwitchPortSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueSwitchPortSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateVenueSwitchPortSettingsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PortResponse> {
-        self.req.send_json()
-    }
-}
 static CREATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_port_settings",
     method: ruckus_one_runtime::Method::Post,
@@ -5808,52 +5250,6 @@ static CREATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::internal::Operatio
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `create_venue_switch_port_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateVenueSwitchPortSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchesClient::create_venue_switch_port_settings` (Post switch port settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateVenueSwitchPortSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateVenueSwitchPortSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateVenueSwitchPortSettingsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<PortView>> {
-        self.req.send_json()
-    }
-}
 static CREATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switches_port_settings",
     method: ruckus_one_runtime::Method::Post,
@@ -5872,52 +5268,6 @@ static CREATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::internal::Operat
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `create_venue_switches_port_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateVenueSwitchesPortSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchesClient::create_venue_switches_port_settings` (Post port settings of several switches).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateVenueSwitchesPortSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateVenueSwitchesPortSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateVenueSwitchesPortSettingsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<PortView>> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switches_port_settings",
     method: ruckus_one_runtime::Method::Put,
@@ -5936,52 +5286,6 @@ static UPDATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::internal::Operat
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `update_venue_switches_port_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueSwitchesPortSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchesClient::update_venue_switches_port_settings` (Update port settings of several switches).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueSwitchesPortSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueSwitchesPortSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateVenueSwitchesPortSettingsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PortResponse> {
-        self.req.send_json()
-    }
-}
 static CREATE_VENUE_SWITCH_DEVICE_REQUEST: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_device_request",
     method: ruckus_one_runtime::Method::Post,
@@ -6000,82 +5304,6 @@ static CREATE_VENUE_SWITCH_DEVICE_REQUEST: ruckus_one_runtime::internal::Operati
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `create_venue_switch_device_request`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateVenueSwitchDeviceRequestVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchesClient::create_venue_switch_device_request` (Sync or reboot switch).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateVenueSwitchDeviceRequest<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateVenueSwitchDeviceRequest<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateVenueSwitchDeviceRequestVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static CREATE_VENUE_SWITCH_POWER_CYCLE_REQUEST: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_power_cycle_request",
     method: ruckus_one_runtime::Method::Post,
@@ -6094,55 +5322,6 @@ static CREATE_VENUE_SWITCH_POWER_CYCLE_REQUEST: ruckus_one_runtime::internal::Op
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `create_venue_switch_power_cycle_request`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateVenueSwitchPowerCycleRequestVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchesClient::create_venue_switch_power_cycle_request` (Power-cycle switch ports).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateVenueSwitchPowerCycleRequest<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateVenueSwitchPowerCycleRequest<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: CreateVenueSwitchPowerCycleRequestVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
-        self.req.send_json()
-    }
-}
 static QUERY_VENUE_SWITCHES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switches",
     method: ruckus_one_runtime::Method::Post,
@@ -6161,13 +5340,6 @@ static QUERY_VENUE_SWITCHES: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `query_venue_switches`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryVenueSwitchesVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::query_venue_switches` (Query switches).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6183,9 +5355,9 @@ impl<'a> QueryVenueSwitches<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryVenueSwitchesVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -6317,13 +5489,6 @@ static QUERY_VENUE_SWITCH_PORTS: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `query_venue_switch_ports`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryVenueSwitchPortsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::query_venue_switch_ports` (Query switch ports).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6339,9 +5504,9 @@ impl<'a> QueryVenueSwitchPorts<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryVenueSwitchPortsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -6404,13 +5569,6 @@ static QUERY_VENUE_SWITCH_CLIENTS: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `query_venue_switch_clients`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryVenueSwitchClientsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::query_venue_switch_clients` (Query switch clients).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6426,9 +5584,9 @@ impl<'a> QueryVenueSwitchClients<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryVenueSwitchClientsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -6491,52 +5649,6 @@ static EXPORT_VENUE_SWITCHES_CSV: ruckus_one_runtime::internal::Operation = ruck
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `export_venue_switches_csv`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `*/*`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `*/*`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ExportVenueSwitchesCsvVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchesClient::export_venue_switches_csv` (Export switches as CSV).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ExportVenueSwitchesCsv<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ExportVenueSwitchesCsv<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ExportVenueSwitchesCsvVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and returns the `200` response body as text.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
-        self.req.send_text()
-    }
-}
 static FETCH_VENUE_SWITCH_AGGREGATION_DETAILS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "fetch_venue_switch_aggregation_details",
     method: ruckus_one_runtime::Method::Post,
@@ -6555,13 +5667,6 @@ static FETCH_VENUE_SWITCH_AGGREGATION_DETAILS: ruckus_one_runtime::internal::Ope
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `fetch_venue_switch_aggregation_details`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type FetchVenueSwitchAggregationDetailsVersion = super::versions::V1OrJson;
 /// Request builder for `SwitchesClient::fetch_venue_switch_aggregation_details` (Get switch aggregation details).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -6577,12 +5682,9 @@ impl<'a> FetchVenueSwitchAggregationDetails<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(
-        mut self,
-        version: FetchVenueSwitchAggregationDetailsVersion,
-    ) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -6641,52 +5743,6 @@ static GET_VENUE_SWITCH_IMPORT_RESULTS: ruckus_one_runtime::internal::Operation 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_venue_switch_import_results`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueSwitchImportResultsVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchesClient::get_venue_switch_import_results` (Get switch import results).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueSwitchImportResults<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueSwitchImportResults<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVenueSwitchImportResultsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ImportSwitchResultView> {
-        self.req.send_json()
-    }
-}
 static DELETE_VENUE_STACK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_stack",
     method: ruckus_one_runtime::Method::Delete,
@@ -6705,52 +5761,6 @@ static DELETE_VENUE_STACK: ruckus_one_runtime::internal::Operation = ruckus_one_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_venue_stack`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteVenueStackVersion = super::versions::V1OrJson;
-/// Request builder for `SwitchesClient::delete_venue_stack` (Delete switch stack).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenueStack<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenueStack<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteVenueStackVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
-        self.req.send_json()
-    }
-}
 static DELETE_VENUE_SWITCH_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_settings",
     method: ruckus_one_runtime::Method::Delete,
@@ -6765,36 +5775,3 @@ static DELETE_VENUE_SWITCH_SETTINGS: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesClient::delete_venue_switch_settings` (Delete venue switch settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenueSwitchSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenueSwitchSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}

@@ -36,13 +36,15 @@ impl<'a> SwitchesLegacyClient<'a> {
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switches (`GET /venues/{venueId}/switches`)."
     )]
     #[inline]
-    pub fn list_switches_legacy(&self) -> ListSwitchesLegacy<'a> {
+    pub fn list_switches_legacy(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCHES_LEGACY,
             &[],
         );
-        ListSwitchesLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Add switches (venue-less).
     ///
@@ -66,14 +68,14 @@ impl<'a> SwitchesLegacyClient<'a> {
     pub fn create_switch_legacy(
         &self,
         body: &Vec<super::common::IcxSwitchView>,
-    ) -> CreateSwitchLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_LEGACY,
             &[],
         );
         req.json(body);
-        CreateSwitchLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete switches (venue-less).
     ///
@@ -97,14 +99,14 @@ impl<'a> SwitchesLegacyClient<'a> {
     pub fn delete_switches_legacy(
         &self,
         body: &Vec<String>,
-    ) -> DeleteSwitchesLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCHES_LEGACY,
             &[],
         );
         req.json(body);
-        DeleteSwitchesLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get switch (venue-less).
     ///
@@ -125,13 +127,16 @@ impl<'a> SwitchesLegacyClient<'a> {
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch (`GET /venues/{venueId}/switches/{switchId}`)."
     )]
     #[inline]
-    pub fn get_switch_legacy(&self, switch_id: &str) -> GetSwitchLegacy<'a> {
+    pub fn get_switch_legacy(
+        &self,
+        switch_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, super::common::Switch> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_LEGACY,
             &[switch_id],
         );
-        GetSwitchLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update switch (venue-less).
     ///
@@ -208,13 +213,16 @@ impl<'a> SwitchesLegacyClient<'a> {
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch (`DELETE /venues/{venueId}/switches/{switchId}`)."
     )]
     #[inline]
-    pub fn delete_switch_legacy(&self, switch_id: &str) -> DeleteSwitchLegacy<'a> {
+    pub fn delete_switch_legacy(
+        &self,
+        switch_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_LEGACY,
             &[switch_id],
         );
-        DeleteSwitchLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update switch positions (venue-less).
     ///
@@ -269,13 +277,13 @@ impl<'a> SwitchesLegacyClient<'a> {
     pub fn get_switch_port_settings_legacy(
         &self,
         switch_id: &str,
-    ) -> GetSwitchPortSettingsLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_PORT_SETTINGS_LEGACY,
             &[switch_id],
         );
-        GetSwitchPortSettingsLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update switch port settings (venue-less).
     ///
@@ -334,16 +342,14 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
         body: &Vec<String>,
-    ) -> CreateSwitchPortSettingsLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_SWITCH_PORT_SETTINGS_LEGACY,
             &[switch_id],
         );
         req.json(body);
-        CreateSwitchPortSettingsLegacy {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List switch VLANs (venue-less).
     ///
@@ -367,13 +373,13 @@ impl<'a> SwitchesLegacyClient<'a> {
     pub fn list_switch_vlans_legacy(
         &self,
         switch_id: &str,
-    ) -> ListSwitchVlansLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_VLANS_LEGACY,
             &[switch_id],
         );
-        ListSwitchVlansLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Add switch VLAN (venue-less).
     ///
@@ -430,14 +436,14 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
         body: &Vec<String>,
-    ) -> DeleteSwitchVlansLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_VLANS_LEGACY,
             &[switch_id],
         );
         req.json(body);
-        DeleteSwitchVlansLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get switch VLAN (venue-less).
     ///
@@ -463,13 +469,13 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
         vlan_id: &str,
-    ) -> GetSwitchVlanLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_VLAN_LEGACY,
             &[switch_id, vlan_id],
         );
-        GetSwitchVlanLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update switch VLAN (venue-less).
     ///
@@ -528,13 +534,13 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
         vlan_id: &str,
-    ) -> DeleteSwitchVlanLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_VLAN_LEGACY,
             &[switch_id, vlan_id],
         );
-        DeleteSwitchVlanLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List switch VE ports (venue-less).
     ///
@@ -558,13 +564,13 @@ impl<'a> SwitchesLegacyClient<'a> {
     pub fn list_switch_ve_ports_legacy(
         &self,
         switch_id: &str,
-    ) -> ListSwitchVePortsLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_VE_PORTS_LEGACY,
             &[switch_id],
         );
-        ListSwitchVePortsLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Add switch VE port (venue-less).
     ///
@@ -621,14 +627,14 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
         body: &Vec<String>,
-    ) -> DeleteSwitchVePortsLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_VE_PORTS_LEGACY,
             &[switch_id],
         );
         req.json(body);
-        DeleteSwitchVePortsLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get switch VE port (venue-less).
     ///
@@ -654,13 +660,13 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
         ve_port_id: &str,
-    ) -> GetSwitchVePortLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_VE_PORT_LEGACY,
             &[switch_id, ve_port_id],
         );
-        GetSwitchVePortLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update switch VE port (venue-less).
     ///
@@ -719,13 +725,13 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
         ve_port_id: &str,
-    ) -> DeleteSwitchVePortLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_VE_PORT_LEGACY,
             &[switch_id, ve_port_id],
         );
-        DeleteSwitchVePortLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List switch static routes (venue-less).
     ///
@@ -749,15 +755,13 @@ impl<'a> SwitchesLegacyClient<'a> {
     pub fn list_switch_static_routes_legacy(
         &self,
         switch_id: &str,
-    ) -> ListSwitchStaticRoutesLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_STATIC_ROUTES_LEGACY,
             &[switch_id],
         );
-        ListSwitchStaticRoutesLegacy {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Add switch static route (venue-less).
     ///
@@ -816,16 +820,14 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
         body: &Vec<String>,
-    ) -> DeleteSwitchStaticRoutesLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_STATIC_ROUTES_LEGACY,
             &[switch_id],
         );
         req.json(body);
-        DeleteSwitchStaticRoutesLegacy {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get switch static route (venue-less).
     ///
@@ -851,13 +853,13 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
         static_route_id: &str,
-    ) -> GetSwitchStaticRouteLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_STATIC_ROUTE_LEGACY,
             &[switch_id, static_route_id],
         );
-        GetSwitchStaticRouteLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update switch static route (venue-less).
     ///
@@ -918,15 +920,13 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
         static_route_id: &str,
-    ) -> DeleteSwitchStaticRouteLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_STATIC_ROUTE_LEGACY,
             &[switch_id, static_route_id],
         );
-        DeleteSwitchStaticRouteLegacy {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List switch LAGs (venue-less).
     ///
@@ -947,13 +947,16 @@ impl<'a> SwitchesLegacyClient<'a> {
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_lags (`GET /venues/{venueId}/switches/{switchId}/lags`)."
     )]
     #[inline]
-    pub fn list_switch_lags_legacy(&self, switch_id: &str) -> ListSwitchLagsLegacy<'a> {
+    pub fn list_switch_lags_legacy(
+        &self,
+        switch_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_LAGS_LEGACY,
             &[switch_id],
         );
-        ListSwitchLagsLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Add switch LAG (venue-less).
     ///
@@ -1010,14 +1013,14 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
         body: &Vec<String>,
-    ) -> DeleteSwitchLagsLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_LAGS_LEGACY,
             &[switch_id],
         );
         req.json(body);
-        DeleteSwitchLagsLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get switch LAG (venue-less).
     ///
@@ -1043,13 +1046,13 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
         lag_id: &str,
-    ) -> GetSwitchLagLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_LAG_LEGACY,
             &[switch_id, lag_id],
         );
-        GetSwitchLagLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update switch LAG (venue-less).
     ///
@@ -1108,13 +1111,13 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
         lag_id: &str,
-    ) -> DeleteSwitchLagLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_LAG_LEGACY,
             &[switch_id, lag_id],
         );
-        DeleteSwitchLagLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List switch DHCP servers (venue-less).
     ///
@@ -1138,13 +1141,13 @@ impl<'a> SwitchesLegacyClient<'a> {
     pub fn list_switch_dhcp_servers_legacy(
         &self,
         switch_id: &str,
-    ) -> ListSwitchDhcpServersLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_DHCP_SERVERS_LEGACY,
             &[switch_id],
         );
-        ListSwitchDhcpServersLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Add switch DHCP server (venue-less).
     ///
@@ -1203,16 +1206,14 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
         body: &Vec<String>,
-    ) -> DeleteSwitchDhcpServersLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_DHCP_SERVERS_LEGACY,
             &[switch_id],
         );
         req.json(body);
-        DeleteSwitchDhcpServersLegacy {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get switch DHCP server (venue-less).
     ///
@@ -1238,13 +1239,13 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
         dhcp_server_id: &str,
-    ) -> GetSwitchDhcpServerLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_DHCP_SERVER_LEGACY,
             &[switch_id, dhcp_server_id],
         );
-        GetSwitchDhcpServerLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update switch DHCP server (venue-less).
     ///
@@ -1305,15 +1306,13 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
         dhcp_server_id: &str,
-    ) -> DeleteSwitchDhcpServerLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_DHCP_SERVER_LEGACY,
             &[switch_id, dhcp_server_id],
         );
-        DeleteSwitchDhcpServerLegacy {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query switch VLANs (venue-less).
     ///
@@ -1503,13 +1502,16 @@ impl<'a> SwitchesLegacyClient<'a> {
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_acls (`GET /venues/{venueId}/switches/{switchId}/acls`)."
     )]
     #[inline]
-    pub fn list_switch_acls_legacy(&self, switch_id: &str) -> ListSwitchAclsLegacy<'a> {
+    pub fn list_switch_acls_legacy(
+        &self,
+        switch_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_ACLS_LEGACY,
             &[switch_id],
         );
-        ListSwitchAclsLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List switch ACL unions (venue-less).
     ///
@@ -1533,13 +1535,13 @@ impl<'a> SwitchesLegacyClient<'a> {
     pub fn list_switch_acl_unions_legacy(
         &self,
         switch_id: &str,
-    ) -> ListSwitchAclUnionsLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_ACL_UNIONS_LEGACY,
             &[switch_id],
         );
-        ListSwitchAclUnionsLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List switch VLAN unions (venue-less).
     ///
@@ -1563,13 +1565,13 @@ impl<'a> SwitchesLegacyClient<'a> {
     pub fn list_switch_vlan_unions_legacy(
         &self,
         switch_id: &str,
-    ) -> ListSwitchVlanUnionsLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_VLAN_UNIONS_LEGACY,
             &[switch_id],
         );
-        ListSwitchVlanUnionsLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Sync or reboot switch (venue-less).
     ///
@@ -1698,15 +1700,13 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
         transaction_id: &str,
-    ) -> ListSwitchTransactionConfigHistDetailsLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS_LEGACY,
             &[switch_id, transaction_id],
         );
-        ListSwitchTransactionConfigHistDetailsLegacy {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List switch configuration backups (venue-less).
     ///
@@ -1730,15 +1730,13 @@ impl<'a> SwitchesLegacyClient<'a> {
     pub fn list_switch_config_backups_legacy(
         &self,
         switch_id: &str,
-    ) -> ListSwitchConfigBackupsLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_CONFIG_BACKUPS_LEGACY,
             &[switch_id],
         );
-        ListSwitchConfigBackupsLegacy {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Back up switch configuration (venue-less).
     ///
@@ -1797,16 +1795,14 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
         body: &Vec<String>,
-    ) -> DeleteSwitchConfigBackupsLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_CONFIG_BACKUPS_LEGACY,
             &[switch_id],
         );
         req.json(body);
-        DeleteSwitchConfigBackupsLegacy {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get switch configuration backup (venue-less).
     ///
@@ -1832,13 +1828,13 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
         config_backup_id: &str,
-    ) -> GetSwitchConfigBackupLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_CONFIG_BACKUP_LEGACY,
             &[switch_id, config_backup_id],
         );
-        GetSwitchConfigBackupLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete switch configuration backup (venue-less).
     ///
@@ -1864,15 +1860,13 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
         config_backup_id: &str,
-    ) -> DeleteSwitchConfigBackupLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SWITCH_CONFIG_BACKUP_LEGACY,
             &[switch_id, config_backup_id],
         );
-        DeleteSwitchConfigBackupLegacy {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Restore switch configuration backup (venue-less).
     ///
@@ -1970,15 +1964,13 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
         config_backup_id: &str,
-    ) -> GetSwitchConfigBackupFormattedConfigsLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS_LEGACY,
             &[switch_id, config_backup_id],
         );
-        GetSwitchConfigBackupFormattedConfigsLegacy {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List switch DHCP lease tables (venue-less).
     ///
@@ -2001,15 +1993,13 @@ impl<'a> SwitchesLegacyClient<'a> {
     pub fn list_switch_dhcp_server_lease_tables_legacy(
         &self,
         switch_id: &str,
-    ) -> ListSwitchDhcpServerLeaseTablesLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_SWITCH_DHCP_SERVER_LEASE_TABLES_LEGACY,
             &[switch_id],
         );
-        ListSwitchDhcpServerLeaseTablesLegacy {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Request switch troubleshooting (venue-less).
     ///
@@ -2066,13 +2056,13 @@ impl<'a> SwitchesLegacyClient<'a> {
         &self,
         switch_id: &str,
         troubleshooting_type: &str,
-    ) -> GetSwitchDebugRequestLegacy<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SWITCH_DEBUG_REQUEST_LEGACY,
             &[switch_id, troubleshooting_type],
         );
-        GetSwitchDebugRequestLegacy { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Export switches as CSV (venue-less).
     ///
@@ -2176,39 +2166,6 @@ static LIST_SWITCHES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::list_switches_legacy` (List switches (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchesLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListSwitchesLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static CREATE_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_legacy",
     method: ruckus_one_runtime::Method::Post,
@@ -2223,39 +2180,6 @@ static CREATE_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::create_switch_legacy` (Add switches (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateSwitchLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateSwitchLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static DELETE_SWITCHES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switches_legacy",
     method: ruckus_one_runtime::Method::Delete,
@@ -2270,39 +2194,6 @@ static DELETE_SWITCHES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::delete_switches_legacy` (Delete switches (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchesLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSwitchesLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static GET_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_legacy",
     method: ruckus_one_runtime::Method::Get,
@@ -2317,39 +2208,6 @@ static GET_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::get_switch_legacy` (Get switch (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetSwitchLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::Switch> {
-        self.req.send_json()
-    }
-}
 static UPDATE_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_legacy",
     method: ruckus_one_runtime::Method::Put,
@@ -2472,39 +2330,6 @@ static DELETE_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::delete_switch_legacy` (Delete switch (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSwitchLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static UPDATE_SWITCH_POSITIONS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_positions_legacy",
     method: ruckus_one_runtime::Method::Put,
@@ -2573,39 +2398,6 @@ static GET_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::internal::Operation 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::get_switch_port_settings_legacy` (Get switch port settings (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchPortSettingsLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetSwitchPortSettingsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static UPDATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_port_settings_legacy",
     method: ruckus_one_runtime::Method::Put,
@@ -2674,39 +2466,6 @@ static CREATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::internal::Operati
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::create_switch_port_settings_legacy` (Post switch port settings (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateSwitchPortSettingsLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateSwitchPortSettingsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_SWITCH_VLANS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_vlans_legacy",
     method: ruckus_one_runtime::Method::Get,
@@ -2721,39 +2480,6 @@ static LIST_SWITCH_VLANS_LEGACY: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::list_switch_vlans_legacy` (List switch VLANs (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchVlansLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListSwitchVlansLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static CREATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_vlan_legacy",
     method: ruckus_one_runtime::Method::Post,
@@ -2822,39 +2548,6 @@ static DELETE_SWITCH_VLANS_LEGACY: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::delete_switch_vlans_legacy` (Delete switch VLANs (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchVlansLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSwitchVlansLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static GET_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_vlan_legacy",
     method: ruckus_one_runtime::Method::Get,
@@ -2869,39 +2562,6 @@ static GET_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::get_switch_vlan_legacy` (Get switch VLAN (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchVlanLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetSwitchVlanLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static UPDATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_vlan_legacy",
     method: ruckus_one_runtime::Method::Put,
@@ -2970,39 +2630,6 @@ static DELETE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruck
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::delete_switch_vlan_legacy` (Delete switch VLAN (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchVlanLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSwitchVlanLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_ve_ports_legacy",
     method: ruckus_one_runtime::Method::Get,
@@ -3017,39 +2644,6 @@ static LIST_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::list_switch_ve_ports_legacy` (List switch VE ports (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchVePortsLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListSwitchVePortsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static CREATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_ve_port_legacy",
     method: ruckus_one_runtime::Method::Post,
@@ -3118,39 +2712,6 @@ static DELETE_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::delete_switch_ve_ports_legacy` (Delete switch VE ports (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchVePortsLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSwitchVePortsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static GET_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_ve_port_legacy",
     method: ruckus_one_runtime::Method::Get,
@@ -3165,39 +2726,6 @@ static GET_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = ruck
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::get_switch_ve_port_legacy` (Get switch VE port (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchVePortLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetSwitchVePortLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static UPDATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_ve_port_legacy",
     method: ruckus_one_runtime::Method::Put,
@@ -3266,39 +2794,6 @@ static DELETE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::delete_switch_ve_port_legacy` (Delete switch VE port (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchVePortLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSwitchVePortLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_static_routes_legacy",
     method: ruckus_one_runtime::Method::Get,
@@ -3313,39 +2808,6 @@ static LIST_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::internal::Operation
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::list_switch_static_routes_legacy` (List switch static routes (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchStaticRoutesLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListSwitchStaticRoutesLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static CREATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_static_route_legacy",
     method: ruckus_one_runtime::Method::Post,
@@ -3414,39 +2876,6 @@ static DELETE_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::internal::Operati
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::delete_switch_static_routes_legacy` (Delete switch static routes (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchStaticRoutesLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSwitchStaticRoutesLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static GET_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_static_route_legacy",
     method: ruckus_one_runtime::Method::Get,
@@ -3461,39 +2890,6 @@ static GET_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::get_switch_static_route_legacy` (Get switch static route (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchStaticRouteLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetSwitchStaticRouteLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static UPDATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_static_route_legacy",
     method: ruckus_one_runtime::Method::Put,
@@ -3562,39 +2958,6 @@ static DELETE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operatio
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::delete_switch_static_route_legacy` (Delete switch static route (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchStaticRouteLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSwitchStaticRouteLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_SWITCH_LAGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_lags_legacy",
     method: ruckus_one_runtime::Method::Get,
@@ -3609,39 +2972,6 @@ static LIST_SWITCH_LAGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::list_switch_lags_legacy` (List switch LAGs (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchLagsLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListSwitchLagsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static CREATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_lag_legacy",
     method: ruckus_one_runtime::Method::Post,
@@ -3710,39 +3040,6 @@ static DELETE_SWITCH_LAGS_LEGACY: ruckus_one_runtime::internal::Operation = ruck
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::delete_switch_lags_legacy` (Delete switch LAGs (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchLagsLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSwitchLagsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static GET_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_lag_legacy",
     method: ruckus_one_runtime::Method::Get,
@@ -3757,39 +3054,6 @@ static GET_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::get_switch_lag_legacy` (Get switch LAG (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchLagLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetSwitchLagLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static UPDATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_lag_legacy",
     method: ruckus_one_runtime::Method::Put,
@@ -3858,39 +3122,6 @@ static DELETE_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::delete_switch_lag_legacy` (Delete switch LAG (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchLagLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSwitchLagLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_dhcp_servers_legacy",
     method: ruckus_one_runtime::Method::Get,
@@ -3905,39 +3136,6 @@ static LIST_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::internal::Operation 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::list_switch_dhcp_servers_legacy` (List switch DHCP servers (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchDhcpServersLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListSwitchDhcpServersLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static CREATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_dhcp_server_legacy",
     method: ruckus_one_runtime::Method::Post,
@@ -4006,39 +3204,6 @@ static DELETE_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::internal::Operatio
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::delete_switch_dhcp_servers_legacy` (Delete switch DHCP servers (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchDhcpServersLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSwitchDhcpServersLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static GET_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_dhcp_server_legacy",
     method: ruckus_one_runtime::Method::Get,
@@ -4053,39 +3218,6 @@ static GET_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::get_switch_dhcp_server_legacy` (Get switch DHCP server (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchDhcpServerLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetSwitchDhcpServerLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static UPDATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_dhcp_server_legacy",
     method: ruckus_one_runtime::Method::Put,
@@ -4154,39 +3286,6 @@ static DELETE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::delete_switch_dhcp_server_legacy` (Delete switch DHCP server (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchDhcpServerLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSwitchDhcpServerLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static QUERY_SWITCH_VLANS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_vlans_legacy",
     method: ruckus_one_runtime::Method::Post,
@@ -4568,39 +3667,6 @@ static LIST_SWITCH_ACLS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::list_switch_acls_legacy` (List switch ACLs (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchAclsLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListSwitchAclsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_SWITCH_ACL_UNIONS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_acl_unions_legacy",
     method: ruckus_one_runtime::Method::Get,
@@ -4615,39 +3681,6 @@ static LIST_SWITCH_ACL_UNIONS_LEGACY: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::list_switch_acl_unions_legacy` (List switch ACL unions (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchAclUnionsLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListSwitchAclUnionsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_SWITCH_VLAN_UNIONS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_vlan_unions_legacy",
     method: ruckus_one_runtime::Method::Get,
@@ -4662,39 +3695,6 @@ static LIST_SWITCH_VLAN_UNIONS_LEGACY: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::list_switch_vlan_unions_legacy` (List switch VLAN unions (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchVlanUnionsLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListSwitchVlanUnionsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static CREATE_SWITCH_DEVICE_REQUEST_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_device_request_legacy",
     method: ruckus_one_runtime::Method::Post,
@@ -4896,39 +3896,6 @@ static LIST_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::i
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::list_switch_transaction_config_hist_details_legacy` (List configuration history of a transaction (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchTransactionConfigHistDetailsLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListSwitchTransactionConfigHistDetailsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_config_backups_legacy",
     method: ruckus_one_runtime::Method::Get,
@@ -4943,39 +3910,6 @@ static LIST_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::internal::Operatio
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::list_switch_config_backups_legacy` (List switch configuration backups (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchConfigBackupsLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListSwitchConfigBackupsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static CREATE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_config_backup_legacy",
     method: ruckus_one_runtime::Method::Post,
@@ -5044,39 +3978,6 @@ static DELETE_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::internal::Operat
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::delete_switch_config_backups_legacy` (Delete switch configuration backups (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchConfigBackupsLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSwitchConfigBackupsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static GET_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_config_backup_legacy",
     method: ruckus_one_runtime::Method::Get,
@@ -5091,39 +3992,6 @@ static GET_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operation 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::get_switch_config_backup_legacy` (Get switch configuration backup (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchConfigBackupLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetSwitchConfigBackupLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static DELETE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_config_backup_legacy",
     method: ruckus_one_runtime::Method::Delete,
@@ -5138,39 +4006,6 @@ static DELETE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operati
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::delete_switch_config_backup_legacy` (Delete switch configuration backup (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSwitchConfigBackupLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSwitchConfigBackupLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static PATCH_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_switch_config_backup_legacy",
     method: ruckus_one_runtime::Method::Patch,
@@ -5293,39 +4128,6 @@ static GET_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS_LEGACY: ruckus_one_runtime::in
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::get_switch_config_backup_formatted_configs_legacy` (Get formatted backup configuration (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchConfigBackupFormattedConfigsLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetSwitchConfigBackupFormattedConfigsLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static LIST_SWITCH_DHCP_SERVER_LEASE_TABLES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_dhcp_server_lease_tables_legacy",
     method: ruckus_one_runtime::Method::Get,
@@ -5340,39 +4142,6 @@ static LIST_SWITCH_DHCP_SERVER_LEASE_TABLES_LEGACY: ruckus_one_runtime::internal
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::list_switch_dhcp_server_lease_tables_legacy` (List switch DHCP lease tables (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListSwitchDhcpServerLeaseTablesLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListSwitchDhcpServerLeaseTablesLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static CREATE_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_debug_request_legacy",
     method: ruckus_one_runtime::Method::Post,
@@ -5441,39 +4210,6 @@ static GET_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::internal::Operation 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `SwitchesLegacyClient::get_switch_debug_request_legacy` (Get switch troubleshooting result (venue-less)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSwitchDebugRequestLegacy<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetSwitchDebugRequestLegacy<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static EXPORT_SWITCHES_CSV_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_switches_csv_legacy",
     method: ruckus_one_runtime::Method::Post,

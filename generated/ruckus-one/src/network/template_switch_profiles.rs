@@ -35,7 +35,9 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Path parameter `switchProfileId`: Identifier of the switch profile template.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AddSwitchProfileToVenueTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml AssociateProfileTemplate (the document names the /templates/venues/{venueId}/switchProfiles family without methods or sub-paths)).
     #[doc(alias = "/templates/venues/{venueId}/switchProfiles/{switchProfileId}")]
@@ -46,15 +48,20 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
         &self,
         venue_id: &str,
         switch_profile_id: &str,
-    ) -> AddSwitchProfileToVenueTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_SWITCH_PROFILE_TO_VENUE_TEMPLATE,
             &[venue_id, switch_profile_id],
         );
-        AddSwitchProfileToVenueTemplate {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Remove switch profile from venue template.
     ///
@@ -65,7 +72,9 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Path parameter `switchProfileId`: Identifier of the switch profile template.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveSwitchProfileFromVenueTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml DisassociateProfileTemplate (the document names the /templates/venues/{venueId}/switchProfiles family without methods or sub-paths)).
     #[doc(alias = "/templates/venues/{venueId}/switchProfiles/{switchProfileId}")]
@@ -76,15 +85,20 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
         &self,
         venue_id: &str,
         switch_profile_id: &str,
-    ) -> RemoveSwitchProfileFromVenueTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_SWITCH_PROFILE_FROM_VENUE_TEMPLATE,
             &[venue_id, switch_profile_id],
         );
-        RemoveSwitchProfileFromVenueTemplate {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Query switch profile templates.
     ///
@@ -94,7 +108,10 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `QueryResponse`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryTemplateSwitchProfiles::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml QueryProfileTemplates_1_1 (the document names the /templates/switchProfiles family without methods; the description lists it by this query, not by GET)).
     ///
@@ -125,7 +142,9 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     /// - Request body (json, required): `Profile`
     /// - Response 200: `AsyncResult`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `CreateTemplateSwitchProfile::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml AddProfileTemplate_1_1 (the document names the /templates/switchProfiles family without methods)).
     #[doc(alias = "/templates/switchProfiles")]
@@ -135,14 +154,21 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     pub fn create_template_switch_profile(
         &self,
         body: &super::common::Profile,
-    ) -> CreateTemplateSwitchProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_TEMPLATE_SWITCH_PROFILE,
             &[],
         );
         req.json(body);
-        CreateTemplateSwitchProfile { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Create switch profile template (v1).
     ///
@@ -163,16 +189,20 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     pub fn create_template_switch_profile_v1(
         &self,
         body: &super::common::ProfileBo,
-    ) -> CreateTemplateSwitchProfileV1<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_TEMPLATE_SWITCH_PROFILE_V1,
             &[],
         );
         req.json(body);
-        CreateTemplateSwitchProfileV1 {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get switch profile template.
     ///
@@ -182,7 +212,9 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile template.
     /// - Response 200: `ProfileView`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetTemplateSwitchProfile::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetProfileTemplateById_1_1 (the read of a resource the client creates)).
     #[doc(alias = "/templates/switchProfiles/{switchProfileId}")]
     #[doc(alias = "GET /templates/switchProfiles/{switchProfileId}")]
@@ -191,13 +223,17 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     pub fn get_template_switch_profile(
         &self,
         switch_profile_id: &str,
-    ) -> GetTemplateSwitchProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::ProfileView,
+        super::versions::V1_1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TEMPLATE_SWITCH_PROFILE,
             &[switch_profile_id],
         );
-        GetTemplateSwitchProfile { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get switch profile template (v1).
     ///
@@ -216,13 +252,13 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     pub fn get_template_switch_profile_v1(
         &self,
         switch_profile_id: &str,
-    ) -> GetTemplateSwitchProfileV1<'a> {
+    ) -> ruckus_one_runtime::Call<'a, super::common::ProfileV1> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TEMPLATE_SWITCH_PROFILE_V1,
             &[switch_profile_id],
         );
-        GetTemplateSwitchProfileV1 { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete switch profile template.
     ///
@@ -233,7 +269,10 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     /// - Path parameter `switchProfileId`: Identifier of the switch profile template.
     /// - Response 200: `AsyncResult`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteTemplateSwitchProfile::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteProfileTemplateById_1_1 (the delete of a resource the client creates)).
     #[doc(alias = "/templates/switchProfiles/{switchProfileId}")]
@@ -243,13 +282,20 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     pub fn delete_template_switch_profile(
         &self,
         switch_profile_id: &str,
-    ) -> DeleteTemplateSwitchProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrV1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_TEMPLATE_SWITCH_PROFILE,
             &[switch_profile_id],
         );
-        DeleteTemplateSwitchProfile { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Update profile template.
     ///
@@ -261,7 +307,10 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     /// - Request body (json, required): `Profile`
     /// - Response 200: `EmptyResponse`
     /// - Response 202: `EmptyResponse`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateProfileTemplate::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateProfileTemplate_1_1).
     #[doc(alias = "/templates/switchProfiles/{switchProfileId}")]
@@ -272,14 +321,21 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
         &self,
         switch_profile_id: &str,
         body: &super::common::Profile,
-    ) -> UpdateProfileTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::EmptyResponse,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrV1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_PROFILE_TEMPLATE,
             &[switch_profile_id],
         );
         req.json(body);
-        UpdateProfileTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get profile templates by venue id.
     ///
@@ -289,7 +345,10 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `array<ProfileView>`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetProfileTemplatesByVenueId::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetProfileTemplatesByVenueId_1_1).
     #[doc(alias = "/templates/venues/{venueId}/switchProfiles")]
     #[doc(alias = "GET /templates/venues/{venueId}/switchProfiles")]
@@ -298,15 +357,17 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     pub fn get_profile_templates_by_venue_id(
         &self,
         venue_id: &str,
-    ) -> GetProfileTemplatesByVenueId<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        Vec<super::common::ProfileView>,
+        super::versions::V1_1OrV1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PROFILE_TEMPLATES_BY_VENUE_ID,
             &[venue_id],
         );
-        GetProfileTemplatesByVenueId {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
 }
 static ADD_SWITCH_PROFILE_TO_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -327,82 +388,6 @@ static ADD_SWITCH_PROFILE_TO_VENUE_TEMPLATE: ruckus_one_runtime::internal::Opera
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `add_switch_profile_to_venue_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type AddSwitchProfileToVenueTemplateVersion = super::versions::V1OrJson;
-/// Request builder for `TemplateSwitchProfilesClient::add_switch_profile_to_venue_template` (Add switch profile to venue template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AddSwitchProfileToVenueTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> AddSwitchProfileToVenueTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: AddSwitchProfileToVenueTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static REMOVE_SWITCH_PROFILE_FROM_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_switch_profile_from_venue_template",
     method: ruckus_one_runtime::Method::Delete,
@@ -421,85 +406,6 @@ static REMOVE_SWITCH_PROFILE_FROM_VENUE_TEMPLATE: ruckus_one_runtime::internal::
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `remove_switch_profile_from_venue_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type RemoveSwitchProfileFromVenueTemplateVersion = super::versions::V1OrJson;
-/// Request builder for `TemplateSwitchProfilesClient::remove_switch_profile_from_venue_template` (Remove switch profile from venue template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct RemoveSwitchProfileFromVenueTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> RemoveSwitchProfileFromVenueTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: RemoveSwitchProfileFromVenueTemplateVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static QUERY_TEMPLATE_SWITCH_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_template_switch_profiles",
     method: ruckus_one_runtime::Method::Post,
@@ -522,14 +428,6 @@ static QUERY_TEMPLATE_SWITCH_PROFILES: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `query_template_switch_profiles`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryTemplateSwitchProfilesVersion = super::versions::V1_1OrV1OrJson;
 /// Request builder for `TemplateSwitchProfilesClient::query_template_switch_profiles` (Query switch profile templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -545,9 +443,9 @@ impl<'a> QueryTemplateSwitchProfiles<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryTemplateSwitchProfilesVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1_1OrV1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -606,82 +504,6 @@ static CREATE_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `create_template_switch_profile`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateTemplateSwitchProfileVersion = super::versions::V1_1OrJson;
-/// Request builder for `TemplateSwitchProfilesClient::create_template_switch_profile` (Create switch profile template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateTemplateSwitchProfile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateTemplateSwitchProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateTemplateSwitchProfileVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static CREATE_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_template_switch_profile_v1",
     method: ruckus_one_runtime::Method::Post,
@@ -696,69 +518,6 @@ static CREATE_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::internal::Operatio
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `TemplateSwitchProfilesClient::create_template_switch_profile_v1` (Create switch profile template (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateTemplateSwitchProfileV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateTemplateSwitchProfileV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_template_switch_profile",
     method: ruckus_one_runtime::Method::Get,
@@ -777,52 +536,6 @@ static GET_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_template_switch_profile`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetTemplateSwitchProfileVersion = super::versions::V1_1OrJson;
-/// Request builder for `TemplateSwitchProfilesClient::get_template_switch_profile` (Get switch profile template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetTemplateSwitchProfile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetTemplateSwitchProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetTemplateSwitchProfileVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ProfileView> {
-        self.req.send_json()
-    }
-}
 static GET_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_template_switch_profile_v1",
     method: ruckus_one_runtime::Method::Get,
@@ -837,39 +550,6 @@ static GET_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `TemplateSwitchProfilesClient::get_template_switch_profile_v1` (Get switch profile template (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetTemplateSwitchProfileV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetTemplateSwitchProfileV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::ProfileV1> {
-        self.req.send_json()
-    }
-}
 static DELETE_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_template_switch_profile",
     method: ruckus_one_runtime::Method::Delete,
@@ -892,83 +572,6 @@ static DELETE_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_template_switch_profile`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteTemplateSwitchProfileVersion = super::versions::V1_1OrV1OrJson;
-/// Request builder for `TemplateSwitchProfilesClient::delete_template_switch_profile` (Delete switch profile template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteTemplateSwitchProfile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteTemplateSwitchProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteTemplateSwitchProfileVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static UPDATE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_profile_template",
     method: ruckus_one_runtime::Method::Put,
@@ -991,83 +594,6 @@ static UPDATE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `update_profile_template`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateProfileTemplateVersion = super::versions::V1_1OrV1OrJson;
-/// Request builder for `TemplateSwitchProfilesClient::update_profile_template` (Update profile template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateProfileTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateProfileTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateProfileTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::EmptyResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::EmptyResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_PROFILE_TEMPLATES_BY_VENUE_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_profile_templates_by_venue_id",
     method: ruckus_one_runtime::Method::Get,
@@ -1090,52 +616,3 @@ static GET_PROFILE_TEMPLATES_BY_VENUE_ID: ruckus_one_runtime::internal::Operatio
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_profile_templates_by_venue_id`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetProfileTemplatesByVenueIdVersion = super::versions::V1_1OrV1OrJson;
-/// Request builder for `TemplateSwitchProfilesClient::get_profile_templates_by_venue_id` (Get profile templates by venue id).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetProfileTemplatesByVenueId<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetProfileTemplatesByVenueId<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetProfileTemplatesByVenueIdVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::ProfileView>> {
-        self.req.send_json()
-    }
-}

@@ -41,18 +41,23 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `MspEcAccountView`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenant::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenants/{tenantId}")]
     #[doc(alias = "GET /tenants/{tenantId}")]
     #[inline]
-    pub fn get_tenant(&self, tenant_id: &str) -> GetTenant<'a> {
+    pub fn get_tenant(
+        &self,
+        tenant_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, MspEcAccountView, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TENANT,
             &[tenant_id],
         );
-        GetTenant { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update tenant.
     ///
@@ -61,7 +66,9 @@ impl<'a> TenantsClient<'a> {
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Request body (json, required): `UpdateMspEcRequest`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenant::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenants/{tenantId}")]
@@ -71,14 +78,21 @@ impl<'a> TenantsClient<'a> {
         &self,
         tenant_id: &str,
         body: &UpdateMspEcRequest,
-    ) -> UpdateTenant<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TENANT,
             &[tenant_id],
         );
         req.json(body);
-        UpdateTenant { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete tenant.
     ///
@@ -86,19 +100,31 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenant::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenants/{tenantId}")]
     #[doc(alias = "DELETE /tenants/{tenantId}")]
     #[inline]
-    pub fn delete_tenant(&self, tenant_id: &str) -> DeleteTenant<'a> {
+    pub fn delete_tenant(
+        &self,
+        tenant_id: &str,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_TENANT,
             &[tenant_id],
         );
-        DeleteTenant { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Create tenant.
     ///
@@ -106,20 +132,29 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Request body (json, required): `AddTenantRequestHolder`
     /// - Response 202: `ResponseBov2` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTenant::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenants")]
     #[doc(alias = "POST /tenants")]
     #[inline]
-    pub fn create_tenant(&self, body: &AddTenantRequestHolder) -> CreateTenant<'a> {
+    pub fn create_tenant(
+        &self,
+        body: &AddTenantRequestHolder,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<ResponseBov2, super::activities::Activity>,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_TENANT,
             &[],
         );
         req.json(body);
-        CreateTenant { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get tenant delegations.
     ///
@@ -127,18 +162,27 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `MspEcDelegationResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantDelegations::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenants/{tenantId}/tenantDelegations")]
     #[doc(alias = "GET /tenants/{tenantId}/tenantDelegations")]
     #[inline]
-    pub fn list_tenant_delegations(&self, tenant_id: &str) -> ListTenantDelegations<'a> {
+    pub fn list_tenant_delegations(
+        &self,
+        tenant_id: &str,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        MspEcDelegationResponse,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_TENANT_DELEGATIONS,
             &[tenant_id],
         );
-        ListTenantDelegations { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update tenant delegations.
     ///
@@ -147,7 +191,9 @@ impl<'a> TenantsClient<'a> {
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Request body (json, required): `AssignMspEcListRequest`
     /// - Response 202: `string` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantDelegations::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenants/{tenantId}/tenantDelegations")]
@@ -157,14 +203,18 @@ impl<'a> TenantsClient<'a> {
         &self,
         tenant_id: &str,
         body: &AssignMspEcListRequest,
-    ) -> UpdateTenantDelegations<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<String, super::activities::Activity>,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TENANT_DELEGATIONS,
             &[tenant_id],
         );
         req.json(body);
-        UpdateTenantDelegations { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Resend invitation.
     ///
@@ -181,14 +231,14 @@ impl<'a> TenantsClient<'a> {
         &self,
         tenant_id: &str,
         body: &EmailInvitation,
-    ) -> ResendTenantInvitation<'a> {
+    ) -> ruckus_one_runtime::Call<'a, ()> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &RESEND_TENANT_INVITATION,
             &[tenant_id],
         );
         req.json(body);
-        ResendTenantInvitation { req }
+        req.call(ruckus_one_runtime::internal::Request::send_empty)
     }
     /// List tenant administrators.
     ///
@@ -196,18 +246,23 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `array<AdminView>` (The tenant's administrators (the description types the answer as a string; the service answers a JSON list of administrators).)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantAdmins::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenants/{tenantId}/admins")]
     #[doc(alias = "GET /tenants/{tenantId}/admins")]
     #[inline]
-    pub fn list_tenant_admins(&self, tenant_id: &str) -> ListTenantAdmins<'a> {
+    pub fn list_tenant_admins(
+        &self,
+        tenant_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, Vec<AdminView>, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_TENANT_ADMINS,
             &[tenant_id],
         );
-        ListTenantAdmins { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get tenant administrator.
     ///
@@ -216,7 +271,9 @@ impl<'a> TenantsClient<'a> {
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Path parameter `adminId`: Identifier of the administrator.
     /// - Response 200: `MspEcAdminView`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenantAdmin::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenants/{tenantId}/admins/{adminId}")]
     #[doc(alias = "GET /tenants/{tenantId}/admins/{adminId}")]
@@ -225,13 +282,13 @@ impl<'a> TenantsClient<'a> {
         &self,
         tenant_id: &str,
         admin_id: &str,
-    ) -> GetTenantAdmin<'a> {
+    ) -> ruckus_one_runtime::Call<'a, MspEcAdminView, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TENANT_ADMIN,
             &[tenant_id, admin_id],
         );
-        GetTenantAdmin { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update tenant administrator.
     ///
@@ -250,14 +307,14 @@ impl<'a> TenantsClient<'a> {
         tenant_id: &str,
         admin_id: &str,
         body: &UpdateMspEcAdminRequest,
-    ) -> UpdateTenantAdmin<'a> {
+    ) -> ruckus_one_runtime::Call<'a, ()> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TENANT_ADMIN,
             &[tenant_id, admin_id],
         );
         req.json(body);
-        UpdateTenantAdmin { req }
+        req.call(ruckus_one_runtime::internal::Request::send_empty)
     }
     /// Delete tenant administrator.
     ///
@@ -274,13 +331,13 @@ impl<'a> TenantsClient<'a> {
         &self,
         tenant_id: &str,
         admin_id: &str,
-    ) -> DeleteTenantAdmin<'a> {
+    ) -> ruckus_one_runtime::Call<'a, ()> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_TENANT_ADMIN,
             &[tenant_id, admin_id],
         );
-        DeleteTenantAdmin { req }
+        req.call(ruckus_one_runtime::internal::Request::send_empty)
     }
     /// Get administrator delegations of a tenant.
     ///
@@ -288,7 +345,9 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `array<MspAdminRole>`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantAdminDelegations::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenants/{tenantId}/adminDelegations")]
     #[doc(alias = "GET /tenants/{tenantId}/adminDelegations")]
@@ -296,13 +355,13 @@ impl<'a> TenantsClient<'a> {
     pub fn list_tenant_admin_delegations(
         &self,
         tenant_id: &str,
-    ) -> ListTenantAdminDelegations<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Vec<MspAdminRole>, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_TENANT_ADMIN_DELEGATIONS,
             &[tenant_id],
         );
-        ListTenantAdminDelegations { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update administrator delegations of a tenant.
     ///
@@ -311,7 +370,9 @@ impl<'a> TenantsClient<'a> {
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Request body (json, required): `AssignedMspAdminsRequest`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantAdminDelegations::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenants/{tenantId}/adminDelegations")]
@@ -321,16 +382,21 @@ impl<'a> TenantsClient<'a> {
         &self,
         tenant_id: &str,
         body: &AssignedMspAdminsRequest,
-    ) -> UpdateTenantAdminDelegations<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TENANT_ADMIN_DELEGATIONS,
             &[tenant_id],
         );
         req.json(body);
-        UpdateTenantAdminDelegations {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Update tenant activation.
     ///
@@ -338,7 +404,9 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `AsyncResult` (The request id of the change (the service answers `{requestId}`, not the list of accounts the description gives).)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantActivation::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenantActivations/{tenantId}")]
     #[doc(alias = "PUT /tenantActivations/{tenantId}")]
@@ -346,13 +414,17 @@ impl<'a> TenantsClient<'a> {
     pub fn update_tenant_activation(
         &self,
         tenant_id: &str,
-    ) -> UpdateTenantActivation<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::AsyncResult,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TENANT_ACTIVATION,
             &[tenant_id],
         );
-        UpdateTenantActivation { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete tenant activation.
     ///
@@ -360,7 +432,9 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `AsyncResult` (The request id of the change (the service answers `{requestId}`, not the list of accounts the description gives).)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenantActivation::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenantActivations/{tenantId}")]
     #[doc(alias = "DELETE /tenantActivations/{tenantId}")]
@@ -368,13 +442,17 @@ impl<'a> TenantsClient<'a> {
     pub fn delete_tenant_activation(
         &self,
         tenant_id: &str,
-    ) -> DeleteTenantActivation<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::AsyncResult,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_TENANT_ACTIVATION,
             &[tenant_id],
         );
-        DeleteTenantActivation { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get tenant support status.
     ///
@@ -382,7 +460,9 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `array<Delegation>` (The tenant's support delegations (the description types the answer as a string; the service answers a JSON list of delegations).)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenantSupportStatus::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenantActivations/supportStatus/{tenantId}")]
     #[doc(alias = "GET /tenantActivations/supportStatus/{tenantId}")]
@@ -390,13 +470,13 @@ impl<'a> TenantsClient<'a> {
     pub fn get_tenant_support_status(
         &self,
         tenant_id: &str,
-    ) -> GetTenantSupportStatus<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Vec<Delegation>, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TENANT_SUPPORT_STATUS,
             &[tenant_id],
         );
-        GetTenantSupportStatus { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update tenant support status.
     ///
@@ -404,7 +484,9 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `string`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantSupportStatus::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenantActivations/supportStatus/{tenantId}")]
     #[doc(alias = "PUT /tenantActivations/supportStatus/{tenantId}")]
@@ -412,13 +494,13 @@ impl<'a> TenantsClient<'a> {
     pub fn update_tenant_support_status(
         &self,
         tenant_id: &str,
-    ) -> UpdateTenantSupportStatus<'a> {
+    ) -> ruckus_one_runtime::Call<'a, String, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TENANT_SUPPORT_STATUS,
             &[tenant_id],
         );
-        UpdateTenantSupportStatus { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete tenant support status.
     ///
@@ -426,7 +508,9 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `string`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenantSupportStatus::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenantActivations/supportStatus/{tenantId}")]
     #[doc(alias = "DELETE /tenantActivations/supportStatus/{tenantId}")]
@@ -434,13 +518,13 @@ impl<'a> TenantsClient<'a> {
     pub fn delete_tenant_support_status(
         &self,
         tenant_id: &str,
-    ) -> DeleteTenantSupportStatus<'a> {
+    ) -> ruckus_one_runtime::Call<'a, String, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_TENANT_SUPPORT_STATUS,
             &[tenant_id],
         );
-        DeleteTenantSupportStatus { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create firmware upgrade schedule.
     ///
@@ -448,7 +532,9 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Request body (json, required): `FirmwareUpgradeRequest`
     /// - Response 202: `string` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateFirmwareUpgradeSchedule::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/firmwareUpgradeSchedules")]
@@ -457,16 +543,18 @@ impl<'a> TenantsClient<'a> {
     pub fn create_firmware_upgrade_schedule(
         &self,
         body: &FirmwareUpgradeRequest,
-    ) -> CreateFirmwareUpgradeSchedule<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<String, super::activities::Activity>,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_FIRMWARE_UPGRADE_SCHEDULE,
             &[],
         );
         req.json(body);
-        CreateFirmwareUpgradeSchedule {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Update tenant delegations (partial).
     ///
@@ -474,7 +562,9 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Request body (json, required): `AssignMspEcToMultipleTechPartners`
     /// - Response 202: `string` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchTenantDelegations::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/tenantDelegations")]
@@ -483,14 +573,18 @@ impl<'a> TenantsClient<'a> {
     pub fn patch_tenant_delegations(
         &self,
         body: &AssignMspEcToMultipleTechPartners,
-    ) -> PatchTenantDelegations<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<String, super::activities::Activity>,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_TENANT_DELEGATIONS,
             &[],
         );
         req.json(body);
-        PatchTenantDelegations { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Update administrator delegations (partial).
     ///
@@ -498,7 +592,9 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Request body (json, required): `MspAdminRequest`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll (a JSON object, not the string the description gives).)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchAdminDelegations::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
     #[doc(alias = "/adminDelegations")]
@@ -507,31 +603,42 @@ impl<'a> TenantsClient<'a> {
     pub fn patch_admin_delegations(
         &self,
         body: &MspAdminRequest,
-    ) -> PatchAdminDelegations<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_ADMIN_DELEGATIONS,
             &[],
         );
         req.json(body);
-        PatchAdminDelegations { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get own tenant.
     ///
     /// `GET /tenants/self` on the `network` API.
     ///
     /// - Response 200: `Tenant`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetSelfTenant::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/tenants/self")]
     #[doc(alias = "GET /tenants/self")]
     #[inline]
-    pub fn get_self_tenant(&self) -> GetSelfTenant<'a> {
+    pub fn get_self_tenant(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, Tenant, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SELF_TENANT,
             &[],
         );
-        GetSelfTenant { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create notification recipient.
     ///
@@ -546,16 +653,20 @@ impl<'a> TenantsClient<'a> {
     pub fn create_tenant_notification_recipient(
         &self,
         body: &NotificationRecipientRbacdto,
-    ) -> CreateTenantNotificationRecipient<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_TENANT_NOTIFICATION_RECIPIENT,
             &[],
         );
         req.json(body);
-        CreateTenantNotificationRecipient {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// List notification recipients.
     ///
@@ -564,7 +675,9 @@ impl<'a> TenantsClient<'a> {
     /// `GET /tenants/notificationRecipients` on the `network` API.
     ///
     /// - Response 200: `array<NotificationRecipientRbacdto>` (The recipients.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantNotificationRecipients::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (tenant_management-0.3.0.yaml getNotificationRecipients).
     #[doc(alias = "/tenants/notificationRecipients")]
     #[doc(alias = "GET /tenants/notificationRecipients")]
@@ -572,15 +685,17 @@ impl<'a> TenantsClient<'a> {
     #[inline]
     pub fn list_tenant_notification_recipients(
         &self,
-    ) -> ListTenantNotificationRecipients<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        Vec<NotificationRecipientRbacdto>,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_TENANT_NOTIFICATION_RECIPIENTS,
             &[],
         );
-        ListTenantNotificationRecipients {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete notification recipients.
     ///
@@ -590,7 +705,9 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Request body (json, required): `array<NotificationRecipient>`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenantNotificationRecipients::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (tenant_management-0.3.0.yaml deleteNotificationRecipients).
     #[doc(alias = "/tenants/notificationRecipients")]
@@ -600,16 +717,21 @@ impl<'a> TenantsClient<'a> {
     pub fn delete_tenant_notification_recipients(
         &self,
         body: &Vec<NotificationRecipient>,
-    ) -> DeleteTenantNotificationRecipients<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_TENANT_NOTIFICATION_RECIPIENTS,
             &[],
         );
         req.json(body);
-        DeleteTenantNotificationRecipients {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Send mobile push notification.
     ///
@@ -617,23 +739,27 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Request body (json, required): `MobilePushNotificationEndpoint`
     /// - Response 200: `OperationResponseMobilePushNotificationEndpoint`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTenantMobilePushNotification::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/tenants/mobilePushNotifications")]
     #[doc(alias = "POST /tenants/mobilePushNotifications")]
     #[inline]
     pub fn create_tenant_mobile_push_notification(
         &self,
         body: &MobilePushNotificationEndpoint,
-    ) -> CreateTenantMobilePushNotification<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        OperationResponseMobilePushNotificationEndpoint,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_TENANT_MOBILE_PUSH_NOTIFICATION,
             &[],
         );
         req.json(body);
-        CreateTenantMobilePushNotification {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query notification recipients.
     ///
@@ -641,7 +767,9 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     /// - Response 202: `TenantManagementPage` (The page of recipients (the service answers 202 with the page itself).)
-    /// - Versions: `json`, `json` (default `json`; choose with `QueryTenantNotificationRecipients::version`)
+    /// - Versions (`version` takes [`JsonOrJson_2`](super::versions::JsonOrJson_2); the first is the default):
+    ///   - `Json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json`
+    ///   - `Json_2`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Pagination: `query_body`, items in `content`
     ///
@@ -672,13 +800,15 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "/tenants/betaFeatures")]
     #[doc(alias = "GET /tenants/betaFeatures")]
     #[inline]
-    pub fn get_tenant_beta_features(&self) -> GetTenantBetaFeatures<'a> {
+    pub fn get_tenant_beta_features(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, BetaFeatureResponse> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TENANT_BETA_FEATURES,
             &[],
         );
-        GetTenantBetaFeatures { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update beta features.
     ///
@@ -692,31 +822,39 @@ impl<'a> TenantsClient<'a> {
     pub fn update_tenant_beta_features(
         &self,
         body: &BetaFeatureRequest,
-    ) -> UpdateTenantBetaFeatures<'a> {
+    ) -> ruckus_one_runtime::Call<'a, BetaFeatureResponse> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TENANT_BETA_FEATURES,
             &[],
         );
         req.json(body);
-        UpdateTenantBetaFeatures { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get privacy settings.
     ///
     /// `GET /tenants/privacySettings` on the `network` API.
     ///
     /// - Response 200: `TenantPrivacyFeatureResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenantPrivacySettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/tenants/privacySettings")]
     #[doc(alias = "GET /tenants/privacySettings")]
     #[inline]
-    pub fn get_tenant_privacy_settings(&self) -> GetTenantPrivacySettings<'a> {
+    pub fn get_tenant_privacy_settings(
+        &self,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        TenantPrivacyFeatureResponse,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TENANT_PRIVACY_SETTINGS,
             &[],
         );
-        GetTenantPrivacySettings { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create privacy settings.
     ///
@@ -724,21 +862,27 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Request body (json, required): `TenantPrivacyFeatureRequest`
     /// - Response 200: `TenantPrivacyFeatureResponse`
-    /// - Versions: `json`, `json` (default `json`; choose with `CreateTenantPrivacySettings::version`)
+    /// - Versions (`version` takes [`JsonOrJson_2`](super::versions::JsonOrJson_2); the first is the default):
+    ///   - `Json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json`
+    ///   - `Json_2`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/tenants/privacySettings")]
     #[doc(alias = "POST /tenants/privacySettings")]
     #[inline]
     pub fn create_tenant_privacy_settings(
         &self,
         body: &TenantPrivacyFeatureRequest,
-    ) -> CreateTenantPrivacySettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        TenantPrivacyFeatureResponse,
+        super::versions::JsonOrJson_2,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_TENANT_PRIVACY_SETTINGS,
             &[],
         );
         req.json(body);
-        CreateTenantPrivacySettings { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update privacy settings (partial).
     ///
@@ -746,21 +890,27 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Request body (json, required): `TenantPrivacyFeatureRequest`
     /// - Response 200: `TenantPrivacyFeatureResponse`
-    /// - Versions: `json`, `json` (default `json`; choose with `PatchTenantPrivacySettings::version`)
+    /// - Versions (`version` takes [`JsonOrJson_2`](super::versions::JsonOrJson_2); the first is the default):
+    ///   - `Json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json`
+    ///   - `Json_2`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/tenants/privacySettings")]
     #[doc(alias = "PATCH /tenants/privacySettings")]
     #[inline]
     pub fn patch_tenant_privacy_settings(
         &self,
         body: &TenantPrivacyFeatureRequest,
-    ) -> PatchTenantPrivacySettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        TenantPrivacyFeatureResponse,
+        super::versions::JsonOrJson_2,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_TENANT_PRIVACY_SETTINGS,
             &[],
         );
         req.json(body);
-        PatchTenantPrivacySettings { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update administrators.
     ///
@@ -768,19 +918,31 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Request body (json, required): `AdminView`
     /// - Response 202: `OperationResponseAdmin` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateAdmins::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/admins")]
     #[doc(alias = "PUT /admins")]
     #[inline]
-    pub fn update_admins(&self, body: &AdminView) -> UpdateAdmins<'a> {
+    pub fn update_admins(
+        &self,
+        body: &AdminView,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            OperationResponseAdmin,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_ADMINS,
             &[],
         );
         req.json(body);
-        UpdateAdmins { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Create administrator.
     ///
@@ -788,19 +950,31 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Request body (json, required): `AdminView`
     /// - Response 202: `OperationResponseAdmin` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateAdmin::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/admins")]
     #[doc(alias = "POST /admins")]
     #[inline]
-    pub fn create_admin(&self, body: &AdminView) -> CreateAdmin<'a> {
+    pub fn create_admin(
+        &self,
+        body: &AdminView,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            OperationResponseAdmin,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_ADMIN,
             &[],
         );
         req.json(body);
-        CreateAdmin { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// List administrators.
     ///
@@ -810,7 +984,9 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Query parameter `withExternalId` (`boolean`, builder method `with_external_id`)
     /// - Response 200: `array<AdminView>` (The administrators.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListAdmins::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (tenant_management-0.3.0.yaml getAdminList).
     #[doc(alias = "/admins")]
     #[doc(alias = "GET /admins")]
@@ -832,21 +1008,33 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Request body (json, required): `array<string>`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteAdmins::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (tenant_management-0.3.0.yaml deleteBulkAdmin).
     #[doc(alias = "/admins")]
     #[doc(alias = "DELETE /admins")]
     #[doc(alias = "deleteBulkAdmin")]
     #[inline]
-    pub fn delete_admins(&self, body: &Vec<String>) -> DeleteAdmins<'a> {
+    pub fn delete_admins(
+        &self,
+        body: &Vec<String>,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_ADMINS,
             &[],
         );
         req.json(body);
-        DeleteAdmins { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get administrator.
     ///
@@ -854,17 +1042,22 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Path parameter `adminId`: Identifier of the administrator.
     /// - Response 200: `AdminView`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetAdmin::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/admins/{adminId}")]
     #[doc(alias = "GET /admins/{adminId}")]
     #[inline]
-    pub fn get_admin(&self, admin_id: &str) -> GetAdmin<'a> {
+    pub fn get_admin(
+        &self,
+        admin_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, AdminView, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ADMIN,
             &[admin_id],
         );
-        GetAdmin { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete administrator.
     ///
@@ -872,18 +1065,30 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Path parameter `adminId`: Identifier of the administrator.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteAdmin::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/admins/{adminId}")]
     #[doc(alias = "DELETE /admins/{adminId}")]
     #[inline]
-    pub fn delete_admin(&self, admin_id: &str) -> DeleteAdmin<'a> {
+    pub fn delete_admin(
+        &self,
+        admin_id: &str,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_ADMIN,
             &[admin_id],
         );
-        DeleteAdmin { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Query administrators.
     ///
@@ -897,7 +1102,9 @@ impl<'a> TenantsClient<'a> {
     /// - Query parameter `withDelegatedECs` (`boolean`, builder method `with_delegated_ecs`)
     /// - Request body (json, required): `AdminQueryRequest`
     /// - Response 200: `TenantManagementPage` (A page of administrators; the row shape depends on the query flags (by default full administrator rows).)
-    /// - Versions: `json`, `json` (default `json`; choose with `QueryAdmins::version`)
+    /// - Versions (`version` takes [`JsonOrJson_2`](super::versions::JsonOrJson_2); the first is the default):
+    ///   - `Json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json`
+    ///   - `Json_2`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `content`
     ///
     /// Notes:
@@ -925,7 +1132,9 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Request body (json, required): `MspDynamicQueryPayload`
     /// - Response 200: `QueryResponseApCountSummary`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ApCountSummary::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (msp_services-0.3.3.yaml apCountSummary).
     #[doc(alias = "/tenants/devices/apCounts/query")]
@@ -948,19 +1157,23 @@ impl<'a> TenantsClient<'a> {
     /// `GET /tenants/userProfiles` on the `network` API.
     ///
     /// - Response 200: `UserProfile`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetUserProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (tenant_management-0.3.0.yaml getUserProfile).
     #[doc(alias = "/tenants/userProfiles")]
     #[doc(alias = "GET /tenants/userProfiles")]
     #[doc(alias = "getUserProfile")]
     #[inline]
-    pub fn get_user_profile(&self) -> GetUserProfile<'a> {
+    pub fn get_user_profile(
+        &self,
+    ) -> ruckus_one_runtime::Call<'a, UserProfile, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_USER_PROFILE,
             &[],
         );
-        GetUserProfile { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update user.
     ///
@@ -970,20 +1183,29 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Request body (json, required): `UserProfile`
     /// - Response 200: `OperationResponseUserProfile`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateUser::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (tenant_management-0.3.0.yaml updateUser).
     #[doc(alias = "/tenants/userProfiles")]
     #[doc(alias = "PUT /tenants/userProfiles")]
     #[doc(alias = "updateUser")]
     #[inline]
-    pub fn update_user(&self, body: &UserProfile) -> UpdateUser<'a> {
+    pub fn update_user(
+        &self,
+        body: &UserProfile,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        OperationResponseUserProfile,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_USER,
             &[],
         );
         req.json(body);
-        UpdateUser { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Replace own tenant.
     ///
@@ -993,20 +1215,25 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Request body (json, required): `Tenant2`
     /// - Response 200: `ApiCallInfo`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ReplaceOwnTenant::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (tenant_management-0.3.0.yaml updateTenant).
     #[doc(alias = "/tenants/self")]
     #[doc(alias = "PUT /tenants/self")]
     #[doc(alias = "updateTenant")]
     #[inline]
-    pub fn replace_own_tenant(&self, body: &Tenant2) -> ReplaceOwnTenant<'a> {
+    pub fn replace_own_tenant(
+        &self,
+        body: &Tenant2,
+    ) -> ruckus_one_runtime::Call<'a, ApiCallInfo, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REPLACE_OWN_TENANT,
             &[],
         );
         req.json(body);
-        ReplaceOwnTenant { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get delegation.
     ///
@@ -1016,19 +1243,24 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Path parameter `delegationId`: string
     /// - Response 200: `Delegation`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetDelegation::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (tenant_management-0.3.0.yaml getDelegation).
     #[doc(alias = "/tenants/delegations/{delegationId}")]
     #[doc(alias = "GET /tenants/delegations/{delegationId}")]
     #[doc(alias = "getDelegation")]
     #[inline]
-    pub fn get_delegation(&self, delegation_id: &str) -> GetDelegation<'a> {
+    pub fn get_delegation(
+        &self,
+        delegation_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, Delegation, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_DELEGATION,
             &[delegation_id],
         );
-        GetDelegation { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Accept or reject delegation.
     ///
@@ -1039,7 +1271,9 @@ impl<'a> TenantsClient<'a> {
     /// - Path parameter `delegationId`: string
     /// - Request body (json, required): `DelegationAction`
     /// - Response 202: `OperationResponseDelegation`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AcceptOrRejectDelegation::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (tenant_management-0.3.0.yaml acceptOrRejectDelegation).
     #[doc(alias = "/tenants/delegations/{delegationId}")]
@@ -1050,14 +1284,21 @@ impl<'a> TenantsClient<'a> {
         &self,
         delegation_id: &str,
         body: &DelegationAction,
-    ) -> AcceptOrRejectDelegation<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            OperationResponseDelegation,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACCEPT_OR_REJECT_DELEGATION,
             &[delegation_id],
         );
         req.json(body);
-        AcceptOrRejectDelegation { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete delegation.
     ///
@@ -1067,20 +1308,32 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Path parameter `delegationId`: string
     /// - Response 202: `OperationResponseVoid`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteDelegation::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (tenant_management-0.3.0.yaml deleteDelegation).
     #[doc(alias = "/tenants/delegations/{delegationId}")]
     #[doc(alias = "DELETE /tenants/delegations/{delegationId}")]
     #[doc(alias = "deleteDelegation")]
     #[inline]
-    pub fn delete_delegation(&self, delegation_id: &str) -> DeleteDelegation<'a> {
+    pub fn delete_delegation(
+        &self,
+        delegation_id: &str,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::OperationResponseVoid,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_DELEGATION,
             &[delegation_id],
         );
-        DeleteDelegation { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Invite support.
     ///
@@ -1095,13 +1348,21 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "POST /tenants/supportDelegations")]
     #[doc(alias = "inviteSupport")]
     #[inline]
-    pub fn invite_support(&self) -> InviteSupport<'a> {
+    pub fn invite_support(
+        &self,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            OperationResponseDelegation,
+            super::activities::Activity,
+        >,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &INVITE_SUPPORT,
             &[],
         );
-        InviteSupport { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete support delegation.
     ///
@@ -1116,13 +1377,21 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "DELETE /tenants/supportDelegations")]
     #[doc(alias = "deleteSupportDelegation")]
     #[inline]
-    pub fn delete_support_delegation(&self) -> DeleteSupportDelegation<'a> {
+    pub fn delete_support_delegation(
+        &self,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::OperationResponseVoid,
+            super::activities::Activity,
+        >,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SUPPORT_DELEGATION,
             &[],
         );
-        DeleteSupportDelegation { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get delegations.
     ///
@@ -1132,7 +1401,9 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Query parameter `type` (`string`, builder method `type_`)
     /// - Response 200: `array<Delegation>`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetDelegations::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (tenant_management-0.3.0.yaml getDelegations).
     #[doc(alias = "/tenants/delegations")]
     #[doc(alias = "GET /tenants/delegations")]
@@ -1154,21 +1425,33 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Request body (json, required): `TenantInviteVar`
     /// - Response 202: `OperationResponseDelegation`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `InviteVar::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (tenant_management-0.3.0.yaml inviteVAR).
     #[doc(alias = "/tenants/delegations")]
     #[doc(alias = "POST /tenants/delegations")]
     #[doc(alias = "inviteVAR")]
     #[inline]
-    pub fn invite_var(&self, body: &TenantInviteVar) -> InviteVar<'a> {
+    pub fn invite_var(
+        &self,
+        body: &TenantInviteVar,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            OperationResponseDelegation,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &INVITE_VAR,
             &[],
         );
         req.json(body);
-        InviteVar { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get authentications.
     ///
@@ -1178,7 +1461,9 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Query parameter `withExtendedRole` (`boolean`, builder method `with_extended_role`)
     /// - Response 200: `array<AuthenticationInfo>`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetAuthentications::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (tenant_management-0.3.0.yaml getAuthentications).
     #[doc(alias = "/tenants/authentications")]
     #[doc(alias = "GET /tenants/authentications")]
@@ -1200,7 +1485,9 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Request body (json, required): `AuthenticationInfo`
     /// - Response 200: `AuthenticationInfo`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AddAuthentication::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (tenant_management-0.3.0.yaml addAuthentication).
     #[doc(alias = "/tenants/authentications")]
     #[doc(alias = "POST /tenants/authentications")]
@@ -1209,14 +1496,14 @@ impl<'a> TenantsClient<'a> {
     pub fn add_authentication(
         &self,
         body: &AuthenticationInfo,
-    ) -> AddAuthentication<'a> {
+    ) -> ruckus_one_runtime::Call<'a, AuthenticationInfo, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_AUTHENTICATION,
             &[],
         );
         req.json(body);
-        AddAuthentication { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get account details.
     ///
@@ -1230,12 +1517,12 @@ impl<'a> TenantsClient<'a> {
     #[doc(alias = "GET /tenants/accounts")]
     #[doc(alias = "getAccountDetails")]
     #[inline]
-    pub fn get_account_details(&self) -> GetAccountDetails<'a> {
+    pub fn get_account_details(&self) -> ruckus_one_runtime::Call<'a, AccountInfo> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ACCOUNT_DETAILS,
             &[],
         );
-        GetAccountDetails { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
 }

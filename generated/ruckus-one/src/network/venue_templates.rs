@@ -2462,7 +2462,9 @@ impl<'a> VenueTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Response 200: `VenueTemplateView`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetVenueTemplateSwitchSettings::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateSetting_1_1 (the document names the /templates/venues/{venueId}/switchSettings family without methods or sub-paths)).
     #[doc(alias = "/templates/venues/{venueId}/switchSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/switchSettings")]
@@ -2471,15 +2473,13 @@ impl<'a> VenueTemplatesClient<'a> {
     pub fn get_venue_template_switch_settings(
         &self,
         venue_id: &str,
-    ) -> GetVenueTemplateSwitchSettings<'a> {
+    ) -> ruckus_one_runtime::Call<'a, VenueTemplateView, super::versions::V1_1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_SWITCH_SETTINGS,
             &[venue_id],
         );
-        GetVenueTemplateSwitchSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get venue template switch settings (v1).
     ///
@@ -2498,15 +2498,13 @@ impl<'a> VenueTemplatesClient<'a> {
     pub fn get_venue_template_switch_settings_v1(
         &self,
         venue_id: &str,
-    ) -> GetVenueTemplateSwitchSettingsV1<'a> {
+    ) -> ruckus_one_runtime::Call<'a, VenueV1> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_SWITCH_SETTINGS_V1,
             &[venue_id],
         );
-        GetVenueTemplateSwitchSettingsV1 {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue template switch settings.
     ///
@@ -2517,7 +2515,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Request body (json, required): `VenueTemplate`
     /// - Response 200: `VenueResponse`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateVenueTemplateSwitchSettings::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateSetting_1_1 (the document names the /templates/venues/{venueId}/switchSettings family without methods or sub-paths)).
     #[doc(alias = "/templates/venues/{venueId}/switchSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/switchSettings")]
@@ -2527,16 +2527,18 @@ impl<'a> VenueTemplatesClient<'a> {
         &self,
         venue_id: &str,
         body: &VenueTemplate,
-    ) -> UpdateVenueTemplateSwitchSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::VenueResponse,
+        super::versions::V1_1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueTemplateSwitchSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue template switch settings (v1).
     ///
@@ -2557,16 +2559,14 @@ impl<'a> VenueTemplatesClient<'a> {
         &self,
         venue_id: &str,
         body: &UpdateVenueSettingBo,
-    ) -> UpdateVenueTemplateSwitchSettingsV1<'a> {
+    ) -> ruckus_one_runtime::Call<'a, VenueV1> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS_V1,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueTemplateSwitchSettingsV1 {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get venue template AAA settings.
     ///
@@ -2576,7 +2576,9 @@ impl<'a> VenueTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Response 200: `AaaSettingView`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetVenueTemplateAaaSettings::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateAaaSettings_1_1 (the document names the /templates/venues/{venueId}/aaaSettings family without methods or sub-paths)).
     #[doc(alias = "/templates/venues/{venueId}/aaaSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/aaaSettings")]
@@ -2585,13 +2587,17 @@ impl<'a> VenueTemplatesClient<'a> {
     pub fn get_venue_template_aaa_settings(
         &self,
         venue_id: &str,
-    ) -> GetVenueTemplateAaaSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::AaaSettingView,
+        super::versions::V1_1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AAA_SETTINGS,
             &[venue_id],
         );
-        GetVenueTemplateAaaSettings { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get venue template AAA settings (v1).
     ///
@@ -2610,15 +2616,13 @@ impl<'a> VenueTemplatesClient<'a> {
     pub fn get_venue_template_aaa_settings_v1(
         &self,
         venue_id: &str,
-    ) -> GetVenueTemplateAaaSettingsV1<'a> {
+    ) -> ruckus_one_runtime::Call<'a, AaaSetting> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AAA_SETTINGS_V1,
             &[venue_id],
         );
-        GetVenueTemplateAaaSettingsV1 {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue template AAA settings.
     ///
@@ -2629,7 +2633,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Request body (json, required): `AaaSettingView`
     /// - Response 200: `AaaSettingResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplateAaaSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateAaaSetting (the document names the /templates/venues/{venueId}/aaaSettings family without methods or sub-paths)).
     #[doc(alias = "/templates/venues/{venueId}/aaaSettings")]
     #[doc(alias = "PUT /templates/venues/{venueId}/aaaSettings")]
@@ -2639,16 +2645,18 @@ impl<'a> VenueTemplatesClient<'a> {
         &self,
         venue_id: &str,
         body: &super::common::AaaSettingView,
-    ) -> UpdateVenueTemplateAaaSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::AaaSettingResponse,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AAA_SETTINGS,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueTemplateAaaSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create venue template AAA server.
     ///
@@ -2659,7 +2667,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Request body (json, required): `AaaServer`
     /// - Response 201: `VenueTemplateAaaServerResponse` (Created.)
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `CreateVenueTemplateAaaServer::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml AddVenueTemplateAaaServer_1_1 (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
     #[doc(alias = "/templates/venues/{venueId}/aaaServers")]
     #[doc(alias = "POST /templates/venues/{venueId}/aaaServers")]
@@ -2669,16 +2679,18 @@ impl<'a> VenueTemplatesClient<'a> {
         &self,
         venue_id: &str,
         body: &super::common::AaaServer,
-    ) -> CreateVenueTemplateAaaServer<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        VenueTemplateAaaServerResponse,
+        super::versions::V1_1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_TEMPLATE_AAA_SERVER,
             &[venue_id],
         );
         req.json(body);
-        CreateVenueTemplateAaaServer {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create venue template AAA server (v1).
     ///
@@ -2699,16 +2711,14 @@ impl<'a> VenueTemplatesClient<'a> {
         &self,
         venue_id: &str,
         body: &super::common::AaaServerBo,
-    ) -> CreateVenueTemplateAaaServerV1<'a> {
+    ) -> ruckus_one_runtime::Call<'a, super::common::AaaServerV1> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_TEMPLATE_AAA_SERVER_V1,
             &[venue_id],
         );
         req.json(body);
-        CreateVenueTemplateAaaServerV1 {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query venue template AAA servers.
     ///
@@ -2719,7 +2729,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `QueryResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueTemplateAaaServers::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml QueryVenueTemplateAaaServers (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
     ///
@@ -2753,7 +2765,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
     /// - Response 200: `VenueTemplateAaaServerView`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplateAaaServer::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateAaaServer (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
     #[doc(alias = "/templates/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "GET /templates/venues/{venueId}/aaaServers/{aaaServerId}")]
@@ -2763,13 +2777,17 @@ impl<'a> VenueTemplatesClient<'a> {
         &self,
         venue_id: &str,
         aaa_server_id: &str,
-    ) -> GetVenueTemplateAaaServer<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        VenueTemplateAaaServerView,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AAA_SERVER,
             &[venue_id, aaa_server_id],
         );
-        GetVenueTemplateAaaServer { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue template AAA server.
     ///
@@ -2781,7 +2799,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
     /// - Request body (json, required): `AaaServer`
     /// - Response 200: `VenueTemplateAaaServerResponse`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateVenueTemplateAaaServer::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateAaaServer_1_1 (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
     #[doc(alias = "/templates/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "PUT /templates/venues/{venueId}/aaaServers/{aaaServerId}")]
@@ -2792,16 +2812,18 @@ impl<'a> VenueTemplatesClient<'a> {
         venue_id: &str,
         aaa_server_id: &str,
         body: &super::common::AaaServer,
-    ) -> UpdateVenueTemplateAaaServer<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        VenueTemplateAaaServerResponse,
+        super::versions::V1_1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AAA_SERVER,
             &[venue_id, aaa_server_id],
         );
         req.json(body);
-        UpdateVenueTemplateAaaServer {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue template AAA server (v1).
     ///
@@ -2824,16 +2846,14 @@ impl<'a> VenueTemplatesClient<'a> {
         venue_id: &str,
         aaa_server_id: &str,
         body: &super::common::AaaServerBo,
-    ) -> UpdateVenueTemplateAaaServerV1<'a> {
+    ) -> ruckus_one_runtime::Call<'a, super::common::AaaServerV1> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AAA_SERVER_V1,
             &[venue_id, aaa_server_id],
         );
         req.json(body);
-        UpdateVenueTemplateAaaServerV1 {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete venue template AAA server.
     ///
@@ -2844,7 +2864,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
     /// - Response 200: `EmptyResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueTemplateAaaServer::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteVenueTemplateAaaServer (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
     #[doc(alias = "/templates/venues/{venueId}/aaaServers/{aaaServerId}")]
     #[doc(alias = "DELETE /templates/venues/{venueId}/aaaServers/{aaaServerId}")]
@@ -2854,15 +2876,17 @@ impl<'a> VenueTemplatesClient<'a> {
         &self,
         venue_id: &str,
         aaa_server_id: &str,
-    ) -> DeleteVenueTemplateAaaServer<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::EmptyResponse,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_TEMPLATE_AAA_SERVER,
             &[venue_id, aaa_server_id],
         );
-        DeleteVenueTemplateAaaServer {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query template dependencies.
     ///
@@ -2873,7 +2897,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Path parameter `templateId`: Identifier of the template.
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `HierarchyQueryResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryTemplateDependencies::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     #[doc(alias = "/templates/{templateId}/dependencies/query")]
     #[doc(alias = "POST /templates/{templateId}/dependencies/query")]
@@ -2902,7 +2928,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Query parameter `pageSize` (`integer`, builder method `page_size`)
     /// - Request body (json, required): `TemplateInstanceQuery`
     /// - Response 200: `DriftInstanceResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryTemplateInstances::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `page_params`, items in `data`
     /// - Provenance: reference (config_template_service_api-1.0.0.yaml queryInstances (the document's "/instances/query" after /templates/{templateId}/dependencies/query, read as a sibling under the template)).
     #[doc(alias = "/templates/{templateId}/instances/query")]
@@ -2931,7 +2959,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Path parameter `templateId`: Identifier of the template.
     /// - Request body (json, required): `EnforceRequest`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTemplateEnforcementSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/templates/{templateId}/enforcementSettings")]
     #[doc(alias = "PUT /templates/{templateId}/enforcementSettings")]
@@ -2940,16 +2970,21 @@ impl<'a> VenueTemplatesClient<'a> {
         &self,
         template_id: &str,
         body: &EnforceRequest,
-    ) -> UpdateTemplateEnforcementSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_TEMPLATE_ENFORCEMENT_SETTINGS,
             &[template_id],
         );
         req.json(body);
-        UpdateTemplateEnforcementSettings {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Apply template to tenant.
     ///
@@ -2961,7 +2996,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Request body (json, required): `ApplyRequest`
     /// - Response 200: `ApplyTemplateResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ApplyTemplateToTenant::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/templates/{templateId}/tenants/{tenantId}")]
     #[doc(alias = "POST /templates/{templateId}/tenants/{tenantId}")]
     #[inline]
@@ -2970,14 +3007,14 @@ impl<'a> VenueTemplatesClient<'a> {
         template_id: &str,
         tenant_id: &str,
         body: &ApplyRequest,
-    ) -> ApplyTemplateToTenant<'a> {
+    ) -> ruckus_one_runtime::Call<'a, ApplyTemplateResponse, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &APPLY_TEMPLATE_TO_TENANT,
             &[template_id, tenant_id],
         );
         req.json(body);
-        ApplyTemplateToTenant { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get template difference report.
     ///
@@ -2988,7 +3025,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Path parameter `templateId`: Identifier of the template.
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `array<DiffReport>`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetTemplateTenantDiffReports::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/templates/{templateId}/tenants/{tenantId}/diffReports")]
     #[doc(alias = "GET /templates/{templateId}/tenants/{tenantId}/diffReports")]
     #[inline]
@@ -2996,15 +3035,13 @@ impl<'a> VenueTemplatesClient<'a> {
         &self,
         template_id: &str,
         tenant_id: &str,
-    ) -> GetTemplateTenantDiffReports<'a> {
+    ) -> ruckus_one_runtime::Call<'a, Vec<DiffReport>, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TEMPLATE_TENANT_DIFF_REPORTS,
             &[template_id, tenant_id],
         );
-        GetTemplateTenantDiffReports {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Sync template differences.
     ///
@@ -3015,7 +3052,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Path parameter `templateId`: Identifier of the template.
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchTemplateTenantDiffReports::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/templates/{templateId}/tenants/{tenantId}/diffReports")]
     #[doc(alias = "PATCH /templates/{templateId}/tenants/{tenantId}/diffReports")]
@@ -3024,15 +3063,20 @@ impl<'a> VenueTemplatesClient<'a> {
         &self,
         template_id: &str,
         tenant_id: &str,
-    ) -> PatchTemplateTenantDiffReports<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_TEMPLATE_TENANT_DIFF_REPORTS,
             &[template_id, tenant_id],
         );
-        PatchTemplateTenantDiffReports {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Create venue template.
     ///
@@ -3042,7 +3086,9 @@ impl<'a> VenueTemplatesClient<'a> {
     ///
     /// - Request body (json, required): `VenueTemplateView2`
     /// - Response 202: `OperationResponseVenueView` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/templates/venues")]
     #[doc(alias = "POST /templates/venues")]
@@ -3050,14 +3096,21 @@ impl<'a> VenueTemplatesClient<'a> {
     pub fn create_venue_template(
         &self,
         body: &VenueTemplateView2,
-    ) -> CreateVenueTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::OperationResponseVenueView,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_TEMPLATE,
             &[],
         );
         req.json(body);
-        CreateVenueTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Query venue templates.
     ///
@@ -3067,7 +3120,9 @@ impl<'a> VenueTemplatesClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `QueryResult`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueTemplates::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getVenueTemplates (not named by the document; the list of a resource the client creates)).
     ///
@@ -3097,17 +3152,22 @@ impl<'a> VenueTemplatesClient<'a> {
     ///
     /// - Path parameter `venueTemplateId`: Identifier of the venue template.
     /// - Response 200: `VenueTemplateView2`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/templates/venues/{venueTemplateId}")]
     #[doc(alias = "GET /templates/venues/{venueTemplateId}")]
     #[inline]
-    pub fn get_venue_template(&self, venue_template_id: &str) -> GetVenueTemplate<'a> {
+    pub fn get_venue_template(
+        &self,
+        venue_template_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, VenueTemplateView2, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE,
             &[venue_template_id],
         );
-        GetVenueTemplate { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue template.
     ///
@@ -3118,7 +3178,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Path parameter `venueTemplateId`: Identifier of the venue template.
     /// - Request body (json, required): `VenueTemplateView2`
     /// - Response 202: `OperationResponseVenueView` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/templates/venues/{venueTemplateId}")]
     #[doc(alias = "PUT /templates/venues/{venueTemplateId}")]
@@ -3127,14 +3189,21 @@ impl<'a> VenueTemplatesClient<'a> {
         &self,
         venue_template_id: &str,
         body: &VenueTemplateView2,
-    ) -> UpdateVenueTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::OperationResponseVenueView,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE,
             &[venue_template_id],
         );
         req.json(body);
-        UpdateVenueTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete venue template.
     ///
@@ -3144,7 +3213,9 @@ impl<'a> VenueTemplatesClient<'a> {
     ///
     /// - Path parameter `venueTemplateId`: Identifier of the venue template.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/templates/venues/{venueTemplateId}")]
     #[doc(alias = "DELETE /templates/venues/{venueTemplateId}")]
@@ -3152,13 +3223,20 @@ impl<'a> VenueTemplatesClient<'a> {
     pub fn delete_venue_template(
         &self,
         venue_template_id: &str,
-    ) -> DeleteVenueTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_TEMPLATE,
             &[venue_template_id],
         );
-        DeleteVenueTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete venue template aaa servers.
     ///
@@ -3169,7 +3247,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `array<string>`
     /// - Response 200: `EmptyResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueTemplateAaaServers::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteVenueTemplateAaaServers).
     #[doc(alias = "/templates/venues/{venueId}/aaaServers")]
     #[doc(alias = "DELETE /templates/venues/{venueId}/aaaServers")]
@@ -3179,16 +3259,18 @@ impl<'a> VenueTemplatesClient<'a> {
         &self,
         venue_id: &str,
         body: &Vec<String>,
-    ) -> DeleteVenueTemplateAaaServers<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::EmptyResponse,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_TEMPLATE_AAA_SERVERS,
             &[venue_id],
         );
         req.json(body);
-        DeleteVenueTemplateAaaServers {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get templates.
     ///
@@ -3198,7 +3280,9 @@ impl<'a> VenueTemplatesClient<'a> {
     ///
     /// - Request body (json, required): `DynamicQueryPayload`
     /// - Response 200: `TemplateData`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetTemplates::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getTemplates).
     #[doc(alias = "/templates/query")]
     #[doc(alias = "POST /templates/query")]
@@ -3207,14 +3291,14 @@ impl<'a> VenueTemplatesClient<'a> {
     pub fn get_templates(
         &self,
         body: &super::common::DynamicQueryPayload,
-    ) -> GetTemplates<'a> {
+    ) -> ruckus_one_runtime::Call<'a, TemplateData, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_TEMPLATES,
             &[],
         );
         req.json(body);
-        GetTemplates { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
 }
 static GET_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -3235,52 +3319,6 @@ static GET_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::internal::Operati
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_venue_template_switch_settings`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueTemplateSwitchSettingsVersion = super::versions::V1_1OrJson;
-/// Request builder for `VenueTemplatesClient::get_venue_template_switch_settings` (Get venue template switch settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateSwitchSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplateSwitchSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVenueTemplateSwitchSettingsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueTemplateView> {
-        self.req.send_json()
-    }
-}
 static GET_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_switch_settings_v1",
     method: ruckus_one_runtime::Method::Get,
@@ -3295,39 +3333,6 @@ static GET_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::internal::Oper
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `VenueTemplatesClient::get_venue_template_switch_settings_v1` (Get venue template switch settings (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateSwitchSettingsV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplateSwitchSettingsV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueV1> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_switch_settings",
     method: ruckus_one_runtime::Method::Put,
@@ -3346,52 +3351,6 @@ static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::internal::Oper
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `update_venue_template_switch_settings`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueTemplateSwitchSettingsVersion = super::versions::V1_1OrJson;
-/// Request builder for `VenueTemplatesClient::update_venue_template_switch_settings` (Update venue template switch settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateSwitchSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueTemplateSwitchSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateVenueTemplateSwitchSettingsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::VenueResponse> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_switch_settings_v1",
     method: ruckus_one_runtime::Method::Put,
@@ -3406,39 +3365,6 @@ static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::internal::O
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `VenueTemplatesClient::update_venue_template_switch_settings_v1` (Update venue template switch settings (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateSwitchSettingsV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueTemplateSwitchSettingsV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueV1> {
-        self.req.send_json()
-    }
-}
 static GET_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_aaa_settings",
     method: ruckus_one_runtime::Method::Get,
@@ -3457,52 +3383,6 @@ static GET_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::internal::Operation 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_venue_template_aaa_settings`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueTemplateAaaSettingsVersion = super::versions::V1_1OrJson;
-/// Request builder for `VenueTemplatesClient::get_venue_template_aaa_settings` (Get venue template AAA settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateAaaSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplateAaaSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVenueTemplateAaaSettingsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AaaSettingView> {
-        self.req.send_json()
-    }
-}
 static GET_VENUE_TEMPLATE_AAA_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_aaa_settings_v1",
     method: ruckus_one_runtime::Method::Get,
@@ -3517,39 +3397,6 @@ static GET_VENUE_TEMPLATE_AAA_SETTINGS_V1: ruckus_one_runtime::internal::Operati
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `VenueTemplatesClient::get_venue_template_aaa_settings_v1` (Get venue template AAA settings (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateAaaSettingsV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplateAaaSettingsV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AaaSetting> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_aaa_settings",
     method: ruckus_one_runtime::Method::Put,
@@ -3568,54 +3415,6 @@ static UPDATE_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::internal::Operati
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `update_venue_template_aaa_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueTemplateAaaSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueTemplatesClient::update_venue_template_aaa_settings` (Update venue template AAA settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateAaaSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueTemplateAaaSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateVenueTemplateAaaSettingsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::AaaSettingResponse> {
-        self.req.send_json()
-    }
-}
 static CREATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_template_aaa_server",
     method: ruckus_one_runtime::Method::Post,
@@ -3634,54 +3433,6 @@ static CREATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::internal::Operation
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `create_venue_template_aaa_server`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateVenueTemplateAaaServerVersion = super::versions::V1_1OrJson;
-/// Request builder for `VenueTemplatesClient::create_venue_template_aaa_server` (Create venue template AAA server).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateVenueTemplateAaaServer<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateVenueTemplateAaaServer<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateVenueTemplateAaaServerVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `201` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, VenueTemplateAaaServerResponse> {
-        self.req.send_json()
-    }
-}
 static CREATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_template_aaa_server_v1",
     method: ruckus_one_runtime::Method::Post,
@@ -3696,39 +3447,6 @@ static CREATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operat
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `VenueTemplatesClient::create_venue_template_aaa_server_v1` (Create venue template AAA server (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateVenueTemplateAaaServerV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateVenueTemplateAaaServerV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AaaServerV1> {
-        self.req.send_json()
-    }
-}
 static QUERY_VENUE_TEMPLATE_AAA_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_template_aaa_servers",
     method: ruckus_one_runtime::Method::Post,
@@ -3747,13 +3465,6 @@ static QUERY_VENUE_TEMPLATE_AAA_SERVERS: ruckus_one_runtime::internal::Operation
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `query_venue_template_aaa_servers`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryVenueTemplateAaaServersVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::query_venue_template_aaa_servers` (Query venue template AAA servers).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3769,9 +3480,9 @@ impl<'a> QueryVenueTemplateAaaServers<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryVenueTemplateAaaServersVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3830,52 +3541,6 @@ static GET_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `get_venue_template_aaa_server`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueTemplateAaaServerVersion = super::versions::V1OrJson;
-/// Request builder for `VenueTemplatesClient::get_venue_template_aaa_server` (Get venue template AAA server).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateAaaServer<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplateAaaServer<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVenueTemplateAaaServerVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueTemplateAaaServerView> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_aaa_server",
     method: ruckus_one_runtime::Method::Put,
@@ -3894,54 +3559,6 @@ static UPDATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::internal::Operation
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `update_venue_template_aaa_server`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueTemplateAaaServerVersion = super::versions::V1_1OrJson;
-/// Request builder for `VenueTemplatesClient::update_venue_template_aaa_server` (Update venue template AAA server).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateAaaServer<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueTemplateAaaServer<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateVenueTemplateAaaServerVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, VenueTemplateAaaServerResponse> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_aaa_server_v1",
     method: ruckus_one_runtime::Method::Put,
@@ -3956,39 +3573,6 @@ static UPDATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operat
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Request builder for `VenueTemplatesClient::update_venue_template_aaa_server_v1` (Update venue template AAA server (v1)).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateAaaServerV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueTemplateAaaServerV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::AaaServerV1> {
-        self.req.send_json()
-    }
-}
 static DELETE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_template_aaa_server",
     method: ruckus_one_runtime::Method::Delete,
@@ -4007,52 +3591,6 @@ static DELETE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::internal::Operation
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_venue_template_aaa_server`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteVenueTemplateAaaServerVersion = super::versions::V1OrJson;
-/// Request builder for `VenueTemplatesClient::delete_venue_template_aaa_server` (Delete venue template AAA server).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenueTemplateAaaServer<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenueTemplateAaaServer<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteVenueTemplateAaaServerVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
-        self.req.send_json()
-    }
-}
 static QUERY_TEMPLATE_DEPENDENCIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_template_dependencies",
     method: ruckus_one_runtime::Method::Post,
@@ -4071,13 +3609,6 @@ static QUERY_TEMPLATE_DEPENDENCIES: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CONFIG_TEMPLATES,
 };
-/// Representations offered by `query_template_dependencies`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryTemplateDependenciesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::query_template_dependencies` (Query template dependencies).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4093,9 +3624,9 @@ impl<'a> QueryTemplateDependencies<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryTemplateDependenciesVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4154,13 +3685,6 @@ static QUERY_TEMPLATE_INSTANCES: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CONFIG_TEMPLATES,
 };
-/// Representations offered by `query_template_instances`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryTemplateInstancesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::query_template_instances` (Query template instances).
 ///
 /// Optional parameters: [`page`](Self::page), [`page_size`](Self::page_size).
@@ -4195,9 +3719,9 @@ impl<'a> QueryTemplateInstances<'a> {
         self.req.query("pageSize", &page_size);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryTemplateInstancesVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4256,82 +3780,6 @@ static UPDATE_TEMPLATE_ENFORCEMENT_SETTINGS: ruckus_one_runtime::internal::Opera
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CONFIG_TEMPLATES,
 };
-/// Representations offered by `update_template_enforcement_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateTemplateEnforcementSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueTemplatesClient::update_template_enforcement_settings` (Update template enforcement settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateTemplateEnforcementSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateTemplateEnforcementSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateTemplateEnforcementSettingsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static APPLY_TEMPLATE_TO_TENANT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "apply_template_to_tenant",
     method: ruckus_one_runtime::Method::Post,
@@ -4350,52 +3798,6 @@ static APPLY_TEMPLATE_TO_TENANT: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CONFIG_TEMPLATES,
 };
-/// Representations offered by `apply_template_to_tenant`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ApplyTemplateToTenantVersion = super::versions::V1OrJson;
-/// Request builder for `VenueTemplatesClient::apply_template_to_tenant` (Apply template to tenant).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ApplyTemplateToTenant<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ApplyTemplateToTenant<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ApplyTemplateToTenantVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ApplyTemplateResponse> {
-        self.req.send_json()
-    }
-}
 static GET_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_template_tenant_diff_reports",
     method: ruckus_one_runtime::Method::Get,
@@ -4414,52 +3816,6 @@ static GET_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::internal::Operation
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CONFIG_TEMPLATES,
 };
-/// Representations offered by `get_template_tenant_diff_reports`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetTemplateTenantDiffReportsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueTemplatesClient::get_template_tenant_diff_reports` (Get template difference report).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetTemplateTenantDiffReports<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetTemplateTenantDiffReports<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetTemplateTenantDiffReportsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<DiffReport>> {
-        self.req.send_json()
-    }
-}
 static PATCH_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_template_tenant_diff_reports",
     method: ruckus_one_runtime::Method::Patch,
@@ -4478,82 +3834,6 @@ static PATCH_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::internal::Operati
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CONFIG_TEMPLATES,
 };
-/// Representations offered by `patch_template_tenant_diff_reports`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type PatchTemplateTenantDiffReportsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueTemplatesClient::patch_template_tenant_diff_reports` (Sync template differences).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct PatchTemplateTenantDiffReports<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> PatchTemplateTenantDiffReports<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: PatchTemplateTenantDiffReportsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static CREATE_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_template",
     method: ruckus_one_runtime::Method::Post,
@@ -4572,82 +3852,6 @@ static CREATE_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
-/// Representations offered by `create_venue_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateVenueTemplateVersion = super::versions::V1OrJson;
-/// Request builder for `VenueTemplatesClient::create_venue_template` (Create venue template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateVenueTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateVenueTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateVenueTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::OperationResponseVenueView,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::OperationResponseVenueView,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static QUERY_VENUE_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_templates",
     method: ruckus_one_runtime::Method::Post,
@@ -4666,13 +3870,6 @@ static QUERY_VENUE_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `query_venue_templates`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryVenueTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueTemplatesClient::query_venue_templates` (Query venue templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4688,9 +3885,9 @@ impl<'a> QueryVenueTemplates<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryVenueTemplatesVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4749,52 +3946,6 @@ static GET_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
-/// Representations offered by `get_venue_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueTemplateVersion = super::versions::V1OrJson;
-/// Request builder for `VenueTemplatesClient::get_venue_template` (Get venue template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVenueTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, VenueTemplateView2> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template",
     method: ruckus_one_runtime::Method::Put,
@@ -4813,82 +3964,6 @@ static UPDATE_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
-/// Representations offered by `update_venue_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueTemplateVersion = super::versions::V1OrJson;
-/// Request builder for `VenueTemplatesClient::update_venue_template` (Update venue template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateVenueTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::OperationResponseVenueView,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::OperationResponseVenueView,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DELETE_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_template",
     method: ruckus_one_runtime::Method::Delete,
@@ -4907,82 +3982,6 @@ static DELETE_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
-/// Representations offered by `delete_venue_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteVenueTemplateVersion = super::versions::V1OrJson;
-/// Request builder for `VenueTemplatesClient::delete_venue_template` (Delete venue template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenueTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenueTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteVenueTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DELETE_VENUE_TEMPLATE_AAA_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_template_aaa_servers",
     method: ruckus_one_runtime::Method::Delete,
@@ -5001,52 +4000,6 @@ static DELETE_VENUE_TEMPLATE_AAA_SERVERS: ruckus_one_runtime::internal::Operatio
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
 };
-/// Representations offered by `delete_venue_template_aaa_servers`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteVenueTemplateAaaServersVersion = super::versions::V1OrJson;
-/// Request builder for `VenueTemplatesClient::delete_venue_template_aaa_servers` (Delete venue template aaa servers).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenueTemplateAaaServers<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenueTemplateAaaServers<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteVenueTemplateAaaServersVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::EmptyResponse> {
-        self.req.send_json()
-    }
-}
 static GET_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_templates",
     method: ruckus_one_runtime::Method::Post,
@@ -5065,49 +4018,3 @@ static GET_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `get_templates`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetTemplatesVersion = super::versions::V1OrJson;
-/// Request builder for `VenueTemplatesClient::get_templates` (Get templates).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetTemplates<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetTemplates<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetTemplatesVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, TemplateData> {
-        self.req.send_json()
-    }
-}

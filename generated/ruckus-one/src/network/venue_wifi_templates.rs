@@ -282,7 +282,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Request body (json, required): `DynamicQueryPayload`
     /// - Response 200: `QueryResponseApGroupQueryData`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetApGroupTemplates::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getApGroupTemplates).
     #[doc(alias = "/templates/venues/apGroups/query")]
@@ -309,7 +311,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `VenueApBssColoringSettings`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplateApBssColoringSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueTemplateApBssColoringSettings).
     #[doc(alias = "/templates/venues/{venueId}/apBssColoringSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apBssColoringSettings")]
@@ -318,15 +322,17 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn get_venue_template_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
-    ) -> GetVenueTemplateApBssColoringSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::VenueApBssColoringSettings,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_BSS_COLORING_SETTINGS,
             &[venue_id],
         );
-        GetVenueTemplateApBssColoringSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue template ap bss coloring settings.
     ///
@@ -337,7 +343,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `VenueApBssColoringSettings`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplateApBssColoringSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueTemplateApBssColoringSettings).
     #[doc(alias = "/templates/venues/{venueId}/apBssColoringSettings")]
@@ -348,16 +356,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
         body: &super::common::VenueApBssColoringSettings,
-    ) -> UpdateVenueTemplateApBssColoringSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_BSS_COLORING_SETTINGS,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueTemplateApBssColoringSettings {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue template ap cellular settings.
     ///
@@ -367,7 +380,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `VenueApCellularSettings`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplateApCellularSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueTemplateApCellularSettings).
     #[doc(alias = "/templates/venues/{venueId}/apCellularSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apCellularSettings")]
@@ -376,15 +391,17 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn get_venue_template_ap_cellular_settings(
         &self,
         venue_id: &str,
-    ) -> GetVenueTemplateApCellularSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::VenueApCellularSettings,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_CELLULAR_SETTINGS,
             &[venue_id],
         );
-        GetVenueTemplateApCellularSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue template ap cellular settings.
     ///
@@ -395,7 +412,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `VenueApCellularSettings`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplateApCellularSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueTemplateApCellularSettings).
     #[doc(alias = "/templates/venues/{venueId}/apCellularSettings")]
@@ -406,16 +425,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
         body: &super::common::VenueApCellularSettings,
-    ) -> UpdateVenueTemplateApCellularSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_CELLULAR_SETTINGS,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueTemplateApCellularSettings {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue template ap client admission control settings.
     ///
@@ -425,7 +449,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `VenueApClientAdmissionControlSettings`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplateApClientAdmissionControlSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueTemplateApClientAdmissionControlSettings).
     #[doc(alias = "/templates/venues/{venueId}/apClientAdmissionControlSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apClientAdmissionControlSettings")]
@@ -434,15 +460,17 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn get_venue_template_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
-    ) -> GetVenueTemplateApClientAdmissionControlSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::VenueApClientAdmissionControlSettings,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS,
             &[venue_id],
         );
-        GetVenueTemplateApClientAdmissionControlSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue template ap client admission control settings.
     ///
@@ -453,7 +481,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `VenueApClientAdmissionControlSettings`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplateApClientAdmissionControlSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueTemplateApClientAdmissionControlSettings).
     #[doc(alias = "/templates/venues/{venueId}/apClientAdmissionControlSettings")]
@@ -464,16 +494,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
         body: &super::common::VenueApClientAdmissionControlSettings,
-    ) -> UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueTemplateApClientAdmissionControlSettings {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue template ap directed multicast settings.
     ///
@@ -483,7 +518,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `VenueApDirectedMulticastSettings`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplateApDirectedMulticastSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueTemplateApDirectedMulticastSettings).
     #[doc(alias = "/templates/venues/{venueId}/apDirectedMulticastSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apDirectedMulticastSettings")]
@@ -492,15 +529,17 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn get_venue_template_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
-    ) -> GetVenueTemplateApDirectedMulticastSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::VenueApDirectedMulticastSettings,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_DIRECTED_MULTICAST_SETTINGS,
             &[venue_id],
         );
-        GetVenueTemplateApDirectedMulticastSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue template ap directed multicast settings.
     ///
@@ -511,7 +550,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `VenueApDirectedMulticastSettings`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplateApDirectedMulticastSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueTemplateApDirectedMulticastSettings).
     #[doc(alias = "/templates/venues/{venueId}/apDirectedMulticastSettings")]
@@ -522,16 +563,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
         body: &super::common::VenueApDirectedMulticastSettings,
-    ) -> UpdateVenueTemplateApDirectedMulticastSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_DIRECTED_MULTICAST_SETTINGS,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueTemplateApDirectedMulticastSettings {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue template ap dos protection settings.
     ///
@@ -541,7 +587,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `VenueApDosProtectionSettings`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplateApDosProtectionSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueTemplateApDosProtectionSettings).
     #[doc(alias = "/templates/venues/{venueId}/apDosProtectionSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apDosProtectionSettings")]
@@ -550,15 +598,17 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn get_venue_template_ap_dos_protection_settings(
         &self,
         venue_id: &str,
-    ) -> GetVenueTemplateApDosProtectionSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::VenueApDosProtectionSettings,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_DOS_PROTECTION_SETTINGS,
             &[venue_id],
         );
-        GetVenueTemplateApDosProtectionSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue template ap dos protection settings.
     ///
@@ -569,7 +619,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `VenueApDosProtectionSettings`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplateApDosProtectionSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueTemplateApDosProtectionSettings).
     #[doc(alias = "/templates/venues/{venueId}/apDosProtectionSettings")]
@@ -580,16 +632,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
         body: &super::common::VenueApDosProtectionSettings,
-    ) -> UpdateVenueTemplateApDosProtectionSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_DOS_PROTECTION_SETTINGS,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueTemplateApDosProtectionSettings {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Add venue ap group template.
     ///
@@ -600,7 +657,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `VenueApGroup`
     /// - Response 202: `ApplicationPolicyOperationResponse`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `AddVenueApGroupTemplate::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml addVenueApGroupTemplate).
     #[doc(alias = "/templates/venues/{venueId}/apGroups")]
@@ -611,14 +670,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
         body: &super::common::VenueApGroup,
-    ) -> AddVenueApGroupTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::ApplicationPolicyOperationResponse,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_VENUE_AP_GROUP_TEMPLATE,
             &[venue_id],
         );
         req.json(body);
-        AddVenueApGroupTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete venue ap group template.
     ///
@@ -629,7 +695,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `apGroupId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueApGroupTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteVenueApGroupTemplate).
     #[doc(alias = "/templates/venues/{venueId}/apGroups/{apGroupId}")]
@@ -640,13 +708,20 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
         ap_group_id: &str,
-    ) -> DeleteVenueApGroupTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_AP_GROUP_TEMPLATE,
             &[venue_id, ap_group_id],
         );
-        DeleteVenueApGroupTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue ap group template.
     ///
@@ -657,7 +732,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `apGroupId`: string
     /// - Response 200: `VenueApGroup`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApGroupTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApGroupTemplate).
     #[doc(alias = "/templates/venues/{venueId}/apGroups/{apGroupId}")]
     #[doc(alias = "GET /templates/venues/{venueId}/apGroups/{apGroupId}")]
@@ -667,13 +744,17 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
         ap_group_id: &str,
-    ) -> GetVenueApGroupTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::VenueApGroup,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_GROUP_TEMPLATE,
             &[venue_id, ap_group_id],
         );
-        GetVenueApGroupTemplate { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue ap group template.
     ///
@@ -685,7 +766,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `apGroupId`: string
     /// - Request body (json, required): `VenueApGroup`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApGroupTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApGroupTemplate).
     #[doc(alias = "/templates/venues/{venueId}/apGroups/{apGroupId}")]
@@ -697,14 +780,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         ap_group_id: &str,
         body: &super::common::VenueApGroup,
-    ) -> UpdateVenueApGroupTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP_GROUP_TEMPLATE,
             &[venue_id, ap_group_id],
         );
         req.json(body);
-        UpdateVenueApGroupTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Clone venue ap group template.
     ///
@@ -716,7 +806,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `apGroupId`: string
     /// - Request body (json, required): `CloneSettings`
     /// - Response 202: `ApplicationPolicyOperationResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CloneVenueApGroupTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml cloneVenueApGroupTemplate).
     #[doc(alias = "/templates/venues/{venueId}/apGroups/{apGroupId}/cloneSettings")]
@@ -728,14 +820,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         ap_group_id: &str,
         body: &super::common::CloneSettings,
-    ) -> CloneVenueApGroupTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::ApplicationPolicyOperationResponse,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CLONE_VENUE_AP_GROUP_TEMPLATE,
             &[venue_id, ap_group_id],
         );
         req.json(body);
-        CloneVenueApGroupTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue template ap load balancing settings.
     ///
@@ -745,7 +844,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `VenueApLoadBalancingSettings`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplateApLoadBalancingSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueTemplateApLoadBalancingSettings).
     #[doc(alias = "/templates/venues/{venueId}/apLoadBalancingSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apLoadBalancingSettings")]
@@ -754,15 +855,17 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn get_venue_template_ap_load_balancing_settings(
         &self,
         venue_id: &str,
-    ) -> GetVenueTemplateApLoadBalancingSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::VenueApLoadBalancingSettings,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_LOAD_BALANCING_SETTINGS,
             &[venue_id],
         );
-        GetVenueTemplateApLoadBalancingSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue template ap load balancing settings.
     ///
@@ -773,7 +876,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `VenueApLoadBalancingSettings`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplateApLoadBalancingSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueTemplateApLoadBalancingSettings).
     #[doc(alias = "/templates/venues/{venueId}/apLoadBalancingSettings")]
@@ -784,16 +889,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
         body: &super::common::VenueApLoadBalancingSettings,
-    ) -> UpdateVenueTemplateApLoadBalancingSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_LOAD_BALANCING_SETTINGS,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueTemplateApLoadBalancingSettings {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue template ap mesh settings v1.
     ///
@@ -803,7 +913,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `VenueApMeshSettings`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetVenueTemplateApMeshSettingsV1::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueTemplateApMeshSettingsV1).
     #[doc(alias = "/templates/venues/{venueId}/apMeshSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apMeshSettings")]
@@ -812,15 +924,17 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn get_venue_template_ap_mesh_settings_v1(
         &self,
         venue_id: &str,
-    ) -> GetVenueTemplateApMeshSettingsV1<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::VenueApMeshSettings,
+        super::versions::V1_1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1,
             &[venue_id],
         );
-        GetVenueTemplateApMeshSettingsV1 {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue template ap mesh settings v1.
     ///
@@ -831,7 +945,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `VenueApMeshSettings`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateVenueTemplateApMeshSettingsV1::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueTemplateApMeshSettingsV1).
     #[doc(alias = "/templates/venues/{venueId}/apMeshSettings")]
@@ -842,16 +958,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
         body: &super::common::VenueApMeshSettings,
-    ) -> UpdateVenueTemplateApMeshSettingsV1<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueTemplateApMeshSettingsV1 {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue template band mode settings.
     ///
@@ -861,7 +982,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `array<VenueApModelBandModeSettings>`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplateBandModeSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueTemplateBandModeSettings).
     #[doc(alias = "/templates/venues/{venueId}/apModelBandModeSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apModelBandModeSettings")]
@@ -870,15 +993,17 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn get_venue_template_band_mode_settings(
         &self,
         venue_id: &str,
-    ) -> GetVenueTemplateBandModeSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        Vec<super::common::VenueApModelBandModeSettings>,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_BAND_MODE_SETTINGS,
             &[venue_id],
         );
-        GetVenueTemplateBandModeSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue template band mode settings.
     ///
@@ -889,7 +1014,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `array<VenueApModelBandModeSettings>`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplateBandModeSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueTemplateBandModeSettings).
     #[doc(alias = "/templates/venues/{venueId}/apModelBandModeSettings")]
@@ -900,16 +1027,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
         body: &Vec<super::common::VenueApModelBandModeSettings>,
-    ) -> UpdateVenueTemplateBandModeSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_BAND_MODE_SETTINGS,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueTemplateBandModeSettings {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue template ap model capabilities.
     ///
@@ -919,7 +1051,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `VenueApModelCapabilities`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplateApModelCapabilities::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueTemplateApModelCapabilities).
     #[doc(alias = "/templates/venues/{venueId}/apModelCapabilities")]
     #[doc(alias = "GET /templates/venues/{venueId}/apModelCapabilities")]
@@ -928,15 +1062,17 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn get_venue_template_ap_model_capabilities(
         &self,
         venue_id: &str,
-    ) -> GetVenueTemplateApModelCapabilities<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::VenueApModelCapabilities,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_MODEL_CAPABILITIES,
             &[venue_id],
         );
-        GetVenueTemplateApModelCapabilities {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get venue template ap model external antenna settings.
     ///
@@ -946,7 +1082,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `array<VenueApModelExternalAntennaSettings>`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplateApModelExternalAntennaSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueTemplateApModelExternalAntennaSettings).
     #[doc(alias = "/templates/venues/{venueId}/apModelExternalAntennaSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apModelExternalAntennaSettings")]
@@ -955,15 +1093,17 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn get_venue_template_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
-    ) -> GetVenueTemplateApModelExternalAntennaSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        Vec<super::common::VenueApModelExternalAntennaSettings>,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS,
             &[venue_id],
         );
-        GetVenueTemplateApModelExternalAntennaSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue template ap model external antenna settings.
     ///
@@ -974,7 +1114,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `array<VenueApModelExternalAntennaSettings>`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplateApModelExternalAntennaSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueTemplateApModelExternalAntennaSettings).
     #[doc(alias = "/templates/venues/{venueId}/apModelExternalAntennaSettings")]
@@ -985,16 +1127,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
         body: &Vec<super::common::VenueApModelExternalAntennaSettings>,
-    ) -> UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueTemplateApModelExternalAntennaSettings {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue template ap model lan port settings.
     ///
@@ -1004,7 +1151,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `array<WifiVenueApModelLanPortSettings>`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplateApModelLanPortSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueTemplateApModelLanPortSettings).
     #[doc(alias = "/templates/venues/{venueId}/apModelLanPortSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apModelLanPortSettings")]
@@ -1013,15 +1162,17 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn get_venue_template_ap_model_lan_port_settings(
         &self,
         venue_id: &str,
-    ) -> GetVenueTemplateApModelLanPortSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        Vec<WifiVenueApModelLanPortSettings>,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_MODEL_LAN_PORT_SETTINGS,
             &[venue_id],
         );
-        GetVenueTemplateApModelLanPortSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get venue template ap model led settings.
     ///
@@ -1031,7 +1182,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `array<VenueApModelLedSettings>`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplateApModelLedSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueTemplateApModelLedSettings).
     #[doc(alias = "/templates/venues/{venueId}/apModelLedSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apModelLedSettings")]
@@ -1040,15 +1193,17 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn get_venue_template_ap_model_led_settings(
         &self,
         venue_id: &str,
-    ) -> GetVenueTemplateApModelLedSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        Vec<super::common::VenueApModelLedSettings>,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_MODEL_LED_SETTINGS,
             &[venue_id],
         );
-        GetVenueTemplateApModelLedSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue template ap model led settings.
     ///
@@ -1059,7 +1214,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `array<VenueApModelLedSettings>`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplateApModelLedSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueTemplateApModelLedSettings).
     #[doc(alias = "/templates/venues/{venueId}/apModelLedSettings")]
@@ -1070,16 +1227,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
         body: &Vec<super::common::VenueApModelLedSettings>,
-    ) -> UpdateVenueTemplateApModelLedSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_MODEL_LED_SETTINGS,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueTemplateApModelLedSettings {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue template ap multicast dns fencing settings.
     ///
@@ -1089,7 +1251,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `VenueApMulticastDnsFencingSettings`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplateApMulticastDnsFencingSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueTemplateApMulticastDnsFencingSettings).
     #[doc(alias = "/templates/venues/{venueId}/apMulticastDnsFencingSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apMulticastDnsFencingSettings")]
@@ -1098,15 +1262,17 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn get_venue_template_ap_multicast_dns_fencing_settings(
         &self,
         venue_id: &str,
-    ) -> GetVenueTemplateApMulticastDnsFencingSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::VenueApMulticastDnsFencingSettings,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_MULTICAST_DNS_FENCING_SETTINGS,
             &[venue_id],
         );
-        GetVenueTemplateApMulticastDnsFencingSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue template ap multicast dns fencing settings.
     ///
@@ -1117,7 +1283,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `VenueApMulticastDnsFencingSettings`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplateApMulticastDnsFencingSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueTemplateApMulticastDnsFencingSettings).
     #[doc(alias = "/templates/venues/{venueId}/apMulticastDnsFencingSettings")]
@@ -1128,16 +1296,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
         body: &super::common::VenueApMulticastDnsFencingSettings,
-    ) -> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_MULTICAST_DNS_FENCING_SETTINGS,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueTemplateApMulticastDnsFencingSettings {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue template ap radio settings v1.
     ///
@@ -1148,7 +1321,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Query parameter `defaultOnly` (`boolean`, builder method `default_only`)
     /// - Response 200: `VenueApRadioSettings`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetVenueTemplateApRadioSettingsV1::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueTemplateApRadioSettingsV1).
     #[doc(alias = "/templates/venues/{venueId}/apRadioSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apRadioSettings")]
@@ -1176,7 +1351,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `VenueApRadioSettings`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateVenueTemplateApRadioSettingsV1::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueTemplateApRadioSettingsV1).
     #[doc(alias = "/templates/venues/{venueId}/apRadioSettings")]
@@ -1187,16 +1364,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
         body: &super::common::VenueApRadioSettings,
-    ) -> UpdateVenueTemplateApRadioSettingsV1<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueTemplateApRadioSettingsV1 {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue template ap radius options.
     ///
@@ -1206,7 +1388,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `VenueApRadiusOptionSettings`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplateApRadiusOptions::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueTemplateApRadiusOptions).
     #[doc(alias = "/templates/venues/{venueId}/apRadiusOptions")]
     #[doc(alias = "GET /templates/venues/{venueId}/apRadiusOptions")]
@@ -1215,15 +1399,17 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn get_venue_template_ap_radius_options(
         &self,
         venue_id: &str,
-    ) -> GetVenueTemplateApRadiusOptions<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::VenueApRadiusOptionSettings,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_RADIUS_OPTIONS,
             &[venue_id],
         );
-        GetVenueTemplateApRadiusOptions {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue template ap radius options.
     ///
@@ -1234,7 +1420,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `VenueApRadiusOptionSettings`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplateApRadiusOptions::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueTemplateApRadiusOptions).
     #[doc(alias = "/templates/venues/{venueId}/apRadiusOptions")]
@@ -1245,16 +1433,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
         body: &super::common::VenueApRadiusOptionSettings,
-    ) -> UpdateVenueTemplateApRadiusOptions<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_RADIUS_OPTIONS,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueTemplateApRadiusOptions {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue template ap reboot timeout settings.
     ///
@@ -1264,7 +1457,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `VenueApRebootTimeoutSettings`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplateApRebootTimeoutSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueTemplateApRebootTimeoutSettings).
     #[doc(alias = "/templates/venues/{venueId}/apRebootTimeoutSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apRebootTimeoutSettings")]
@@ -1273,15 +1468,17 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn get_venue_template_ap_reboot_timeout_settings(
         &self,
         venue_id: &str,
-    ) -> GetVenueTemplateApRebootTimeoutSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::VenueApRebootTimeoutSettings,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_REBOOT_TIMEOUT_SETTINGS,
             &[venue_id],
         );
-        GetVenueTemplateApRebootTimeoutSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue template ap reboot timeout settings.
     ///
@@ -1292,7 +1489,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `VenueApRebootTimeoutSettings`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplateApRebootTimeoutSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueTemplateApRebootTimeoutSettings).
     #[doc(alias = "/templates/venues/{venueId}/apRebootTimeoutSettings")]
@@ -1303,16 +1502,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
         body: &super::common::VenueApRebootTimeoutSettings,
-    ) -> UpdateVenueTemplateApRebootTimeoutSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_REBOOT_TIMEOUT_SETTINGS,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueTemplateApRebootTimeoutSettings {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue template ap smart monitor settings.
     ///
@@ -1322,7 +1526,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `VenueApSmartMonitorSettings`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplateApSmartMonitorSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueTemplateApSmartMonitorSettings).
     #[doc(alias = "/templates/venues/{venueId}/apSmartMonitorSettings")]
     #[doc(alias = "GET /templates/venues/{venueId}/apSmartMonitorSettings")]
@@ -1331,15 +1537,17 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn get_venue_template_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
-    ) -> GetVenueTemplateApSmartMonitorSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::VenueApSmartMonitorSettings,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_AP_SMART_MONITOR_SETTINGS,
             &[venue_id],
         );
-        GetVenueTemplateApSmartMonitorSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue template ap smart monitor settings.
     ///
@@ -1350,7 +1558,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `VenueApSmartMonitorSettings`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplateApSmartMonitorSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueTemplateApSmartMonitorSettings).
     #[doc(alias = "/templates/venues/{venueId}/apSmartMonitorSettings")]
@@ -1361,16 +1571,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
         body: &super::common::VenueApSmartMonitorSettings,
-    ) -> UpdateVenueTemplateApSmartMonitorSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_AP_SMART_MONITOR_SETTINGS,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueTemplateApSmartMonitorSettings {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get wifi available channels of venue template v1.
     ///
@@ -1380,7 +1595,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `WifiAvailableChannels`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetWifiAvailableChannelsOfVenueTemplateV1::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getWifiAvailableChannelsOfVenueTemplateV1).
     #[doc(alias = "/templates/venues/{venueId}/wifiAvailableChannels")]
     #[doc(alias = "GET /templates/venues/{venueId}/wifiAvailableChannels")]
@@ -1389,15 +1606,17 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn get_wifi_available_channels_of_venue_template_v1(
         &self,
         venue_id: &str,
-    ) -> GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::WifiAvailableChannels,
+        super::versions::V1_1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE_TEMPLATE_V1,
             &[venue_id],
         );
-        GetWifiAvailableChannelsOfVenueTemplateV1 {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Deactivate wifi network template on venue.
     ///
@@ -1408,7 +1627,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `wifiNetworkId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateWifiNetworkTemplateOnVenue::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateWifiNetworkTemplateOnVenue).
     #[doc(alias = "/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}")]
@@ -1419,15 +1640,20 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
         wifi_network_id: &str,
-    ) -> DeactivateWifiNetworkTemplateOnVenue<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_WIFI_NETWORK_TEMPLATE_ON_VENUE,
             &[venue_id, wifi_network_id],
         );
-        DeactivateWifiNetworkTemplateOnVenue {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Activate wifi network template on venue.
     ///
@@ -1439,7 +1665,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `wifiNetworkId`: string
     /// - Request body (json, optional, builder method `body`): `VenueWifiNetwork`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateWifiNetworkTemplateOnVenue::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateWifiNetworkTemplateOnVenue).
     #[doc(alias = "/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}")]
@@ -1470,7 +1698,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `wifiNetworkId`: string
     /// - Path parameter `apGroupId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateApGroupTemplateOnWifiNetwork::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateApGroupTemplateOnWifiNetwork).
     #[doc(
@@ -1486,15 +1716,20 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         wifi_network_id: &str,
         ap_group_id: &str,
-    ) -> DeactivateApGroupTemplateOnWifiNetwork<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_AP_GROUP_TEMPLATE_ON_WIFI_NETWORK,
             &[venue_id, wifi_network_id, ap_group_id],
         );
-        DeactivateApGroupTemplateOnWifiNetwork {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Activate ap group template on wifi network.
     ///
@@ -1506,7 +1741,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `wifiNetworkId`: string
     /// - Path parameter `apGroupId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateApGroupTemplateOnWifiNetwork::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateApGroupTemplateOnWifiNetwork).
     #[doc(
@@ -1522,15 +1759,20 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         wifi_network_id: &str,
         ap_group_id: &str,
-    ) -> ActivateApGroupTemplateOnWifiNetwork<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_AP_GROUP_TEMPLATE_ON_WIFI_NETWORK,
             &[venue_id, wifi_network_id, ap_group_id],
         );
-        ActivateApGroupTemplateOnWifiNetwork {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get ap group template settings on wifi network.
     ///
@@ -1542,7 +1784,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `wifiNetworkId`: string
     /// - Path parameter `apGroupId`: string
     /// - Response 200: `VenueWifiNetworkApGroupSettings`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetApGroupTemplateSettingsOnWifiNetwork::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getApGroupTemplateSettingsOnWifiNetwork).
     #[doc(
         alias = "/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings"
@@ -1557,15 +1801,17 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         wifi_network_id: &str,
         ap_group_id: &str,
-    ) -> GetApGroupTemplateSettingsOnWifiNetwork<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::VenueWifiNetworkApGroupSettings,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_GROUP_TEMPLATE_SETTINGS_ON_WIFI_NETWORK,
             &[venue_id, wifi_network_id, ap_group_id],
         );
-        GetApGroupTemplateSettingsOnWifiNetwork {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update ap group template settings on wifi network.
     ///
@@ -1578,7 +1824,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `apGroupId`: string
     /// - Request body (json, required): `VenueWifiNetworkApGroupSettings`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApGroupTemplateSettingsOnWifiNetwork::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateApGroupTemplateSettingsOnWifiNetwork).
     #[doc(
@@ -1595,16 +1843,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         wifi_network_id: &str,
         ap_group_id: &str,
         body: &super::common::VenueWifiNetworkApGroupSettings,
-    ) -> UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_GROUP_TEMPLATE_SETTINGS_ON_WIFI_NETWORK,
             &[venue_id, wifi_network_id, ap_group_id],
         );
         req.json(body);
-        UpdateApGroupTemplateSettingsOnWifiNetwork {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue wifi network template settings.
     ///
@@ -1615,7 +1868,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `wifiNetworkId`: string
     /// - Response 200: `VenueWifiNetworkSettings`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueWifiNetworkTemplateSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueWifiNetworkTemplateSettings).
     #[doc(alias = "/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings")]
     #[doc(
@@ -1627,15 +1882,17 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
         wifi_network_id: &str,
-    ) -> GetVenueWifiNetworkTemplateSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::VenueWifiNetworkSettings,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_WIFI_NETWORK_TEMPLATE_SETTINGS,
             &[venue_id, wifi_network_id],
         );
-        GetVenueWifiNetworkTemplateSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue wifi network template settings.
     ///
@@ -1647,7 +1904,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `wifiNetworkId`: string
     /// - Request body (json, required): `VenueWifiNetworkSettings`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueWifiNetworkTemplateSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueWifiNetworkTemplateSettings).
     #[doc(alias = "/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings")]
@@ -1661,16 +1920,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_id: &str,
         wifi_network_id: &str,
         body: &super::common::VenueWifiNetworkSettings,
-    ) -> UpdateVenueWifiNetworkTemplateSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_WIFI_NETWORK_TEMPLATE_SETTINGS,
             &[venue_id, wifi_network_id],
         );
         req.json(body);
-        UpdateVenueWifiNetworkTemplateSettings {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Deactivate dhcp config service profile on venue template.
     ///
@@ -1681,7 +1945,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueTemplateId`: string
     /// - Path parameter `dhcpConfigServiceProfileId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateDhcpConfigServiceProfileOnVenueTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateDhcpConfigServiceProfileOnVenueTemplate).
     #[doc(
@@ -1696,15 +1962,20 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_template_id: &str,
         dhcp_config_service_profile_id: &str,
-    ) -> DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_TEMPLATE,
             &[venue_template_id, dhcp_config_service_profile_id],
         );
-        DeactivateDhcpConfigServiceProfileOnVenueTemplate {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue template dhcp config service profile settings.
     ///
@@ -1715,7 +1986,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueTemplateId`: string
     /// - Path parameter `dhcpConfigServiceProfileId`: string
     /// - Response 200: `VenueDhcpConfigServiceProfileSettings`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplateDhcpConfigServiceProfileSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueTemplateDhcpConfigServiceProfileSettings).
     #[doc(
         alias = "/templates/venues/{venueTemplateId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}"
@@ -1729,15 +2002,17 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_template_id: &str,
         dhcp_config_service_profile_id: &str,
-    ) -> GetVenueTemplateDhcpConfigServiceProfileSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::VenueDhcpConfigServiceProfileSettings,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_DHCP_CONFIG_SERVICE_PROFILE_SETTINGS,
             &[venue_template_id, dhcp_config_service_profile_id],
         );
-        GetVenueTemplateDhcpConfigServiceProfileSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Activate dhcp config service profile on venue template and update settings.
     ///
@@ -1749,7 +2024,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `dhcpConfigServiceProfileId`: string
     /// - Request body (json, required): `VenueDhcpConfigServiceProfileSettings`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings).
     #[doc(
@@ -1765,16 +2042,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         venue_template_id: &str,
         dhcp_config_service_profile_id: &str,
         body: &super::common::VenueDhcpConfigServiceProfileSettings,
-    ) -> ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_TEMPLATE_AND_UPDATE_SETTINGS,
             &[venue_template_id, dhcp_config_service_profile_id],
         );
         req.json(body);
-        ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Deactivate radius server profile template on venue template.
     ///
@@ -1785,7 +2067,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueTemplateId`: string
     /// - Path parameter `radiusServerProfileTemplateId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateRadiusServerProfileTemplateOnVenueTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateRadiusServerProfileTemplateOnVenueTemplate).
     #[doc(
@@ -1800,15 +2084,20 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_template_id: &str,
         radius_server_profile_template_id: &str,
-    ) -> DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_VENUE_TEMPLATE,
             &[venue_template_id, radius_server_profile_template_id],
         );
-        DeactivateRadiusServerProfileTemplateOnVenueTemplate {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Activate radius server profile template on venue template.
     ///
@@ -1819,7 +2108,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueTemplateId`: string
     /// - Path parameter `radiusServerProfileTemplateId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateRadiusServerProfileTemplateOnVenueTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateRadiusServerProfileTemplateOnVenueTemplate).
     #[doc(
@@ -1834,15 +2125,20 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_template_id: &str,
         radius_server_profile_template_id: &str,
-    ) -> ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_VENUE_TEMPLATE,
             &[venue_template_id, radius_server_profile_template_id],
         );
-        ActivateRadiusServerProfileTemplateOnVenueTemplate {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Deactivate rogue policy on venue template.
     ///
@@ -1853,7 +2149,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueTemplateId`: string
     /// - Path parameter `roguePolicyTemplateId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateRoguePolicyOnVenueTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateRoguePolicyOnVenueTemplate).
     #[doc(
@@ -1868,15 +2166,20 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_template_id: &str,
         rogue_policy_template_id: &str,
-    ) -> DeactivateRoguePolicyOnVenueTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_ROGUE_POLICY_ON_VENUE_TEMPLATE,
             &[venue_template_id, rogue_policy_template_id],
         );
-        DeactivateRoguePolicyOnVenueTemplate {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Activate rogue policy on venue template.
     ///
@@ -1887,7 +2190,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueTemplateId`: string
     /// - Path parameter `roguePolicyTemplateId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateRoguePolicyOnVenueTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateRoguePolicyOnVenueTemplate).
     #[doc(
@@ -1902,15 +2207,20 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_template_id: &str,
         rogue_policy_template_id: &str,
-    ) -> ActivateRoguePolicyOnVenueTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_ROGUE_POLICY_ON_VENUE_TEMPLATE,
             &[venue_template_id, rogue_policy_template_id],
         );
-        ActivateRoguePolicyOnVenueTemplate {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue template rogue policy settings.
     ///
@@ -1920,7 +2230,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Path parameter `venueTemplateId`: string
     /// - Response 200: `VenueRoguePolicySettings`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplateRoguePolicySettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueTemplateRoguePolicySettings).
     #[doc(alias = "/templates/venues/{venueTemplateId}/roguePolicySettings")]
     #[doc(alias = "GET /templates/venues/{venueTemplateId}/roguePolicySettings")]
@@ -1929,15 +2241,17 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn get_venue_template_rogue_policy_settings(
         &self,
         venue_template_id: &str,
-    ) -> GetVenueTemplateRoguePolicySettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::VenueRoguePolicySettings,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_ROGUE_POLICY_SETTINGS,
             &[venue_template_id],
         );
-        GetVenueTemplateRoguePolicySettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue template rogue policy settings.
     ///
@@ -1948,7 +2262,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueTemplateId`: string
     /// - Request body (json, required): `VenueRoguePolicySettings`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplateRoguePolicySettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueTemplateRoguePolicySettings).
     #[doc(alias = "/templates/venues/{venueTemplateId}/roguePolicySettings")]
@@ -1959,16 +2275,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_template_id: &str,
         body: &super::common::VenueRoguePolicySettings,
-    ) -> UpdateVenueTemplateRoguePolicySettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_TEMPLATE_ROGUE_POLICY_SETTINGS,
             &[venue_template_id],
         );
         req.json(body);
-        UpdateVenueTemplateRoguePolicySettings {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Deactivate syslog server profile template on venue.
     ///
@@ -1979,7 +2300,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueTemplateId`: string
     /// - Path parameter `syslogServerProfileTemplateId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateSyslogServerProfileTemplateOnVenue::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateSyslogServerProfileTemplateOnVenue).
     #[doc(
@@ -1994,15 +2317,20 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_template_id: &str,
         syslog_server_profile_template_id: &str,
-    ) -> DeactivateSyslogServerProfileTemplateOnVenue<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_SYSLOG_SERVER_PROFILE_TEMPLATE_ON_VENUE,
             &[venue_template_id, syslog_server_profile_template_id],
         );
-        DeactivateSyslogServerProfileTemplateOnVenue {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Activate syslog server profile template on venue.
     ///
@@ -2013,7 +2341,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueTemplateId`: string
     /// - Path parameter `syslogServerProfileTemplateId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateSyslogServerProfileTemplateOnVenue::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateSyslogServerProfileTemplateOnVenue).
     #[doc(
@@ -2028,15 +2358,20 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_template_id: &str,
         syslog_server_profile_template_id: &str,
-    ) -> ActivateSyslogServerProfileTemplateOnVenue<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_SYSLOG_SERVER_PROFILE_TEMPLATE_ON_VENUE,
             &[venue_template_id, syslog_server_profile_template_id],
         );
-        ActivateSyslogServerProfileTemplateOnVenue {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue template wifi dhcp pool usages.
     ///
@@ -2046,7 +2381,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Path parameter `venueTemplateId`: string
     /// - Response 200: `WifiDhcpPoolUsages`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplateWifiDhcpPoolUsages::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueTemplateWifiDhcpPoolUsages).
     #[doc(alias = "/templates/venues/{venueTemplateId}/wifiDhcpPoolUsages")]
     #[doc(alias = "GET /templates/venues/{venueTemplateId}/wifiDhcpPoolUsages")]
@@ -2055,15 +2392,17 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn get_venue_template_wifi_dhcp_pool_usages(
         &self,
         venue_template_id: &str,
-    ) -> GetVenueTemplateWifiDhcpPoolUsages<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::WifiDhcpPoolUsages,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_TEMPLATE_WIFI_DHCP_POOL_USAGES,
             &[venue_template_id],
         );
-        GetVenueTemplateWifiDhcpPoolUsages {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Deactivate vlan pool profile template on venue wifi network ap group template.
     ///
@@ -2076,7 +2415,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `apGroupTemplateId`: string
     /// - Path parameter `vlanPoolProfileTemplateId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate).
     #[doc(
@@ -2093,7 +2434,14 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         wifi_network_template_id: &str,
         ap_group_template_id: &str,
         vlan_pool_profile_template_id: &str,
-    ) -> DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_VENUE_WIFI_NETWORK_AP_GROUP_TEMPLATE,
@@ -2104,9 +2452,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
                 vlan_pool_profile_template_id,
             ],
         );
-        DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Activate vlan pool profile template on venue wifi network ap group template.
     ///
@@ -2119,7 +2465,9 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `apGroupTemplateId`: string
     /// - Path parameter `vlanPoolProfileTemplateId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate).
     #[doc(
@@ -2136,7 +2484,14 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         wifi_network_template_id: &str,
         ap_group_template_id: &str,
         vlan_pool_profile_template_id: &str,
-    ) -> ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_VENUE_WIFI_NETWORK_AP_GROUP_TEMPLATE,
@@ -2147,9 +2502,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
                 vlan_pool_profile_template_id,
             ],
         );
-        ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
 }
 static GET_AP_GROUP_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -2170,13 +2523,6 @@ static GET_AP_GROUP_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `get_ap_group_templates`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetApGroupTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_ap_group_templates` (Get ap group templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -2192,9 +2538,9 @@ impl<'a> GetApGroupTemplates<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetApGroupTemplatesVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -2259,57 +2605,6 @@ static GET_VENUE_TEMPLATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::internal
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_venue_template_ap_bss_coloring_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueTemplateApBssColoringSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_bss_coloring_settings` (Get venue template ap bss coloring settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateApBssColoringSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplateApBssColoringSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: GetVenueTemplateApBssColoringSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApBssColoringSettings> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_TEMPLATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_bss_coloring_settings",
     method: ruckus_one_runtime::Method::Put,
@@ -2328,85 +2623,6 @@ static UPDATE_VENUE_TEMPLATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::inter
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_venue_template_ap_bss_coloring_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueTemplateApBssColoringSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_bss_coloring_settings` (Update venue template ap bss coloring settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateApBssColoringSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueTemplateApBssColoringSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateVenueTemplateApBssColoringSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_VENUE_TEMPLATE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_cellular_settings",
     method: ruckus_one_runtime::Method::Get,
@@ -2425,57 +2641,6 @@ static GET_VENUE_TEMPLATE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::internal::Op
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_venue_template_ap_cellular_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueTemplateApCellularSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_cellular_settings` (Get venue template ap cellular settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateApCellularSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplateApCellularSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: GetVenueTemplateApCellularSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApCellularSettings> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_TEMPLATE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_cellular_settings",
     method: ruckus_one_runtime::Method::Put,
@@ -2494,85 +2659,6 @@ static UPDATE_VENUE_TEMPLATE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::internal:
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_venue_template_ap_cellular_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueTemplateApCellularSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_cellular_settings` (Update venue template ap cellular settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateApCellularSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueTemplateApCellularSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateVenueTemplateApCellularSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_VENUE_TEMPLATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_client_admission_control_settings",
     method: ruckus_one_runtime::Method::Get,
@@ -2591,60 +2677,6 @@ static GET_VENUE_TEMPLATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runti
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_venue_template_ap_client_admission_control_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueTemplateApClientAdmissionControlSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_client_admission_control_settings` (Get venue template ap client admission control settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateApClientAdmissionControlSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplateApClientAdmissionControlSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: GetVenueTemplateApClientAdmissionControlSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        super::common::VenueApClientAdmissionControlSettings,
-    > {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_TEMPLATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_client_admission_control_settings",
     method: ruckus_one_runtime::Method::Put,
@@ -2663,85 +2695,6 @@ static UPDATE_VENUE_TEMPLATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_venue_template_ap_client_admission_control_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueTemplateApClientAdmissionControlSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_client_admission_control_settings` (Update venue template ap client admission control settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateVenueTemplateApClientAdmissionControlSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_VENUE_TEMPLATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_directed_multicast_settings",
     method: ruckus_one_runtime::Method::Get,
@@ -2760,60 +2713,6 @@ static GET_VENUE_TEMPLATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::in
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_venue_template_ap_directed_multicast_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueTemplateApDirectedMulticastSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_directed_multicast_settings` (Get venue template ap directed multicast settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateApDirectedMulticastSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplateApDirectedMulticastSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: GetVenueTemplateApDirectedMulticastSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        super::common::VenueApDirectedMulticastSettings,
-    > {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_TEMPLATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_directed_multicast_settings",
     method: ruckus_one_runtime::Method::Put,
@@ -2832,85 +2731,6 @@ static UPDATE_VENUE_TEMPLATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime:
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_venue_template_ap_directed_multicast_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueTemplateApDirectedMulticastSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_directed_multicast_settings` (Update venue template ap directed multicast settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateApDirectedMulticastSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueTemplateApDirectedMulticastSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateVenueTemplateApDirectedMulticastSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_VENUE_TEMPLATE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_dos_protection_settings",
     method: ruckus_one_runtime::Method::Get,
@@ -2929,57 +2749,6 @@ static GET_VENUE_TEMPLATE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::intern
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_venue_template_ap_dos_protection_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueTemplateApDosProtectionSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_dos_protection_settings` (Get venue template ap dos protection settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateApDosProtectionSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplateApDosProtectionSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: GetVenueTemplateApDosProtectionSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApDosProtectionSettings> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_TEMPLATE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_dos_protection_settings",
     method: ruckus_one_runtime::Method::Put,
@@ -2998,85 +2767,6 @@ static UPDATE_VENUE_TEMPLATE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::int
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_venue_template_ap_dos_protection_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueTemplateApDosProtectionSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_dos_protection_settings` (Update venue template ap dos protection settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateApDosProtectionSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueTemplateApDosProtectionSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateVenueTemplateApDosProtectionSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static ADD_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_venue_ap_group_template",
     method: ruckus_one_runtime::Method::Post,
@@ -3095,82 +2785,6 @@ static ADD_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `add_venue_ap_group_template`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type AddVenueApGroupTemplateVersion = super::versions::V1_1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::add_venue_ap_group_template` (Add venue ap group template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AddVenueApGroupTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> AddVenueApGroupTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: AddVenueApGroupTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::ApplicationPolicyOperationResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::ApplicationPolicyOperationResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DELETE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_ap_group_template",
     method: ruckus_one_runtime::Method::Delete,
@@ -3189,82 +2803,6 @@ static DELETE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `delete_venue_ap_group_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteVenueApGroupTemplateVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::delete_venue_ap_group_template` (Delete venue ap group template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenueApGroupTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenueApGroupTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteVenueApGroupTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_group_template",
     method: ruckus_one_runtime::Method::Get,
@@ -3283,52 +2821,6 @@ static GET_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_venue_ap_group_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueApGroupTemplateVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::get_venue_ap_group_template` (Get venue ap group template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueApGroupTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueApGroupTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVenueApGroupTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::VenueApGroup> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_group_template",
     method: ruckus_one_runtime::Method::Put,
@@ -3347,82 +2839,6 @@ static UPDATE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_venue_ap_group_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueApGroupTemplateVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::update_venue_ap_group_template` (Update venue ap group template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueApGroupTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueApGroupTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateVenueApGroupTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static CLONE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "clone_venue_ap_group_template",
     method: ruckus_one_runtime::Method::Post,
@@ -3441,82 +2857,6 @@ static CLONE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `clone_venue_ap_group_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CloneVenueApGroupTemplateVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::clone_venue_ap_group_template` (Clone venue ap group template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CloneVenueApGroupTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CloneVenueApGroupTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CloneVenueApGroupTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::ApplicationPolicyOperationResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::ApplicationPolicyOperationResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_VENUE_TEMPLATE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_load_balancing_settings",
     method: ruckus_one_runtime::Method::Get,
@@ -3535,57 +2875,6 @@ static GET_VENUE_TEMPLATE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::intern
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_venue_template_ap_load_balancing_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueTemplateApLoadBalancingSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_load_balancing_settings` (Get venue template ap load balancing settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateApLoadBalancingSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplateApLoadBalancingSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: GetVenueTemplateApLoadBalancingSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApLoadBalancingSettings> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_TEMPLATE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_load_balancing_settings",
     method: ruckus_one_runtime::Method::Put,
@@ -3604,85 +2893,6 @@ static UPDATE_VENUE_TEMPLATE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::int
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_venue_template_ap_load_balancing_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueTemplateApLoadBalancingSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_load_balancing_settings` (Update venue template ap load balancing settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateApLoadBalancingSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueTemplateApLoadBalancingSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateVenueTemplateApLoadBalancingSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_mesh_settings_v1",
     method: ruckus_one_runtime::Method::Get,
@@ -3701,54 +2911,6 @@ static GET_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::internal::Ope
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_venue_template_ap_mesh_settings_v1`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueTemplateApMeshSettingsV1Version = super::versions::V1_1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_mesh_settings_v1` (Get venue template ap mesh settings v1).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateApMeshSettingsV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplateApMeshSettingsV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVenueTemplateApMeshSettingsV1Version) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApMeshSettings> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_mesh_settings_v1",
     method: ruckus_one_runtime::Method::Put,
@@ -3767,85 +2929,6 @@ static UPDATE_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::internal::
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_venue_template_ap_mesh_settings_v1`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueTemplateApMeshSettingsV1Version = super::versions::V1_1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_mesh_settings_v1` (Update venue template ap mesh settings v1).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateApMeshSettingsV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueTemplateApMeshSettingsV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateVenueTemplateApMeshSettingsV1Version,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_VENUE_TEMPLATE_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_band_mode_settings",
     method: ruckus_one_runtime::Method::Get,
@@ -3864,57 +2947,6 @@ static GET_VENUE_TEMPLATE_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Oper
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_venue_template_band_mode_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueTemplateBandModeSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::get_venue_template_band_mode_settings` (Get venue template band mode settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateBandModeSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplateBandModeSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVenueTemplateBandModeSettingsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        Vec<super::common::VenueApModelBandModeSettings>,
-    > {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_TEMPLATE_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_band_mode_settings",
     method: ruckus_one_runtime::Method::Put,
@@ -3933,85 +2965,6 @@ static UPDATE_VENUE_TEMPLATE_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::O
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_venue_template_band_mode_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueTemplateBandModeSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::update_venue_template_band_mode_settings` (Update venue template band mode settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateBandModeSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueTemplateBandModeSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateVenueTemplateBandModeSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_VENUE_TEMPLATE_AP_MODEL_CAPABILITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_model_capabilities",
     method: ruckus_one_runtime::Method::Get,
@@ -4030,57 +2983,6 @@ static GET_VENUE_TEMPLATE_AP_MODEL_CAPABILITIES: ruckus_one_runtime::internal::O
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_venue_template_ap_model_capabilities`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueTemplateApModelCapabilitiesVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_model_capabilities` (Get venue template ap model capabilities).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateApModelCapabilities<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplateApModelCapabilities<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: GetVenueTemplateApModelCapabilitiesVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApModelCapabilities> {
-        self.req.send_json()
-    }
-}
 static GET_VENUE_TEMPLATE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_model_external_antenna_settings",
     method: ruckus_one_runtime::Method::Get,
@@ -4099,60 +3001,6 @@ static GET_VENUE_TEMPLATE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_venue_template_ap_model_external_antenna_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueTemplateApModelExternalAntennaSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_model_external_antenna_settings` (Get venue template ap model external antenna settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateApModelExternalAntennaSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplateApModelExternalAntennaSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: GetVenueTemplateApModelExternalAntennaSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        Vec<super::common::VenueApModelExternalAntennaSettings>,
-    > {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_TEMPLATE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_model_external_antenna_settings",
     method: ruckus_one_runtime::Method::Put,
@@ -4171,85 +3019,6 @@ static UPDATE_VENUE_TEMPLATE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runt
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_venue_template_ap_model_external_antenna_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueTemplateApModelExternalAntennaSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_model_external_antenna_settings` (Update venue template ap model external antenna settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateVenueTemplateApModelExternalAntennaSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_VENUE_TEMPLATE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_model_lan_port_settings",
     method: ruckus_one_runtime::Method::Get,
@@ -4268,57 +3037,6 @@ static GET_VENUE_TEMPLATE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::intern
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_venue_template_ap_model_lan_port_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueTemplateApModelLanPortSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_model_lan_port_settings` (Get venue template ap model lan port settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateApModelLanPortSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplateApModelLanPortSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: GetVenueTemplateApModelLanPortSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, Vec<WifiVenueApModelLanPortSettings>> {
-        self.req.send_json()
-    }
-}
 static GET_VENUE_TEMPLATE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_model_led_settings",
     method: ruckus_one_runtime::Method::Get,
@@ -4337,57 +3055,6 @@ static GET_VENUE_TEMPLATE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::internal::O
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_venue_template_ap_model_led_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueTemplateApModelLedSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_model_led_settings` (Get venue template ap model led settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateApModelLedSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplateApModelLedSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: GetVenueTemplateApModelLedSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, Vec<super::common::VenueApModelLedSettings>> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_TEMPLATE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_model_led_settings",
     method: ruckus_one_runtime::Method::Put,
@@ -4406,85 +3073,6 @@ static UPDATE_VENUE_TEMPLATE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::internal
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_venue_template_ap_model_led_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueTemplateApModelLedSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_model_led_settings` (Update venue template ap model led settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateApModelLedSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueTemplateApModelLedSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateVenueTemplateApModelLedSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_VENUE_TEMPLATE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_multicast_dns_fencing_settings",
     method: ruckus_one_runtime::Method::Get,
@@ -4503,60 +3091,6 @@ static GET_VENUE_TEMPLATE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime:
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_venue_template_ap_multicast_dns_fencing_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueTemplateApMulticastDnsFencingSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_multicast_dns_fencing_settings` (Get venue template ap multicast dns fencing settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateApMulticastDnsFencingSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplateApMulticastDnsFencingSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: GetVenueTemplateApMulticastDnsFencingSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        super::common::VenueApMulticastDnsFencingSettings,
-    > {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_TEMPLATE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_multicast_dns_fencing_settings",
     method: ruckus_one_runtime::Method::Put,
@@ -4575,85 +3109,6 @@ static UPDATE_VENUE_TEMPLATE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runti
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_venue_template_ap_multicast_dns_fencing_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueTemplateApMulticastDnsFencingSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_multicast_dns_fencing_settings` (Update venue template ap multicast dns fencing settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateVenueTemplateApMulticastDnsFencingSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_radio_settings_v1",
     method: ruckus_one_runtime::Method::Get,
@@ -4672,13 +3127,6 @@ static GET_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::internal::Op
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_venue_template_ap_radio_settings_v1`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueTemplateApRadioSettingsV1Version = super::versions::V1_1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_radio_settings_v1` (Get venue template ap radio settings v1).
 ///
 /// Optional parameters: [`default_only`](Self::default_only).
@@ -4703,9 +3151,9 @@ impl<'a> GetVenueTemplateApRadioSettingsV1<'a> {
         self.req.query("defaultOnly", &default_only);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetVenueTemplateApRadioSettingsV1Version) -> Self {
+    pub fn version(mut self, version: super::versions::V1_1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4747,85 +3195,6 @@ static UPDATE_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::internal:
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_venue_template_ap_radio_settings_v1`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueTemplateApRadioSettingsV1Version = super::versions::V1_1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_radio_settings_v1` (Update venue template ap radio settings v1).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateApRadioSettingsV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueTemplateApRadioSettingsV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateVenueTemplateApRadioSettingsV1Version,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_VENUE_TEMPLATE_AP_RADIUS_OPTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_radius_options",
     method: ruckus_one_runtime::Method::Get,
@@ -4844,54 +3213,6 @@ static GET_VENUE_TEMPLATE_AP_RADIUS_OPTIONS: ruckus_one_runtime::internal::Opera
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_venue_template_ap_radius_options`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueTemplateApRadiusOptionsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_radius_options` (Get venue template ap radius options).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateApRadiusOptions<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplateApRadiusOptions<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVenueTemplateApRadiusOptionsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApRadiusOptionSettings> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_TEMPLATE_AP_RADIUS_OPTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_radius_options",
     method: ruckus_one_runtime::Method::Put,
@@ -4910,85 +3231,6 @@ static UPDATE_VENUE_TEMPLATE_AP_RADIUS_OPTIONS: ruckus_one_runtime::internal::Op
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_venue_template_ap_radius_options`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueTemplateApRadiusOptionsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_radius_options` (Update venue template ap radius options).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateApRadiusOptions<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueTemplateApRadiusOptions<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateVenueTemplateApRadiusOptionsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_VENUE_TEMPLATE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_reboot_timeout_settings",
     method: ruckus_one_runtime::Method::Get,
@@ -5007,57 +3249,6 @@ static GET_VENUE_TEMPLATE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::intern
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_venue_template_ap_reboot_timeout_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueTemplateApRebootTimeoutSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_reboot_timeout_settings` (Get venue template ap reboot timeout settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateApRebootTimeoutSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplateApRebootTimeoutSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: GetVenueTemplateApRebootTimeoutSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApRebootTimeoutSettings> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_TEMPLATE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_reboot_timeout_settings",
     method: ruckus_one_runtime::Method::Put,
@@ -5076,85 +3267,6 @@ static UPDATE_VENUE_TEMPLATE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::int
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_venue_template_ap_reboot_timeout_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueTemplateApRebootTimeoutSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_reboot_timeout_settings` (Update venue template ap reboot timeout settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateApRebootTimeoutSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueTemplateApRebootTimeoutSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateVenueTemplateApRebootTimeoutSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_VENUE_TEMPLATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_smart_monitor_settings",
     method: ruckus_one_runtime::Method::Get,
@@ -5173,57 +3285,6 @@ static GET_VENUE_TEMPLATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::interna
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_venue_template_ap_smart_monitor_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueTemplateApSmartMonitorSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_smart_monitor_settings` (Get venue template ap smart monitor settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateApSmartMonitorSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplateApSmartMonitorSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: GetVenueTemplateApSmartMonitorSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueApSmartMonitorSettings> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_TEMPLATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_smart_monitor_settings",
     method: ruckus_one_runtime::Method::Put,
@@ -5242,85 +3303,6 @@ static UPDATE_VENUE_TEMPLATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::inte
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_venue_template_ap_smart_monitor_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueTemplateApSmartMonitorSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_smart_monitor_settings` (Update venue template ap smart monitor settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateApSmartMonitorSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueTemplateApSmartMonitorSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateVenueTemplateApSmartMonitorSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_available_channels_of_venue_template_v1",
     method: ruckus_one_runtime::Method::Get,
@@ -5339,57 +3321,6 @@ static GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE_TEMPLATE_V1: ruckus_one_runtime::int
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_wifi_available_channels_of_venue_template_v1`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetWifiAvailableChannelsOfVenueTemplateV1Version = super::versions::V1_1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::get_wifi_available_channels_of_venue_template_v1` (Get wifi available channels of venue template v1).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: GetWifiAvailableChannelsOfVenueTemplateV1Version,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::WifiAvailableChannels> {
-        self.req.send_json()
-    }
-}
 static DEACTIVATE_WIFI_NETWORK_TEMPLATE_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_wifi_network_template_on_venue",
     method: ruckus_one_runtime::Method::Delete,
@@ -5408,85 +3339,6 @@ static DEACTIVATE_WIFI_NETWORK_TEMPLATE_ON_VENUE: ruckus_one_runtime::internal::
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `deactivate_wifi_network_template_on_venue`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeactivateWifiNetworkTemplateOnVenueVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::deactivate_wifi_network_template_on_venue` (Deactivate wifi network template on venue).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeactivateWifiNetworkTemplateOnVenue<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeactivateWifiNetworkTemplateOnVenue<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: DeactivateWifiNetworkTemplateOnVenueVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static ACTIVATE_WIFI_NETWORK_TEMPLATE_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_wifi_network_template_on_venue",
     method: ruckus_one_runtime::Method::Put,
@@ -5505,13 +3357,6 @@ static ACTIVATE_WIFI_NETWORK_TEMPLATE_ON_VENUE: ruckus_one_runtime::internal::Op
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `activate_wifi_network_template_on_venue`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ActivateWifiNetworkTemplateOnVenueVersion = super::versions::V1OrJson;
 /// Request builder for `VenueWifiTemplatesClient::activate_wifi_network_template_on_venue` (Activate wifi network template on venue).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -5534,12 +3379,9 @@ impl<'a> ActivateWifiNetworkTemplateOnVenue<'a> {
         self.req.json(body);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(
-        mut self,
-        version: ActivateWifiNetworkTemplateOnVenueVersion,
-    ) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -5609,85 +3451,6 @@ static DEACTIVATE_AP_GROUP_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_runtime::interna
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `deactivate_ap_group_template_on_wifi_network`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeactivateApGroupTemplateOnWifiNetworkVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::deactivate_ap_group_template_on_wifi_network` (Deactivate ap group template on wifi network).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeactivateApGroupTemplateOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeactivateApGroupTemplateOnWifiNetwork<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: DeactivateApGroupTemplateOnWifiNetworkVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static ACTIVATE_AP_GROUP_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_ap_group_template_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
@@ -5706,85 +3469,6 @@ static ACTIVATE_AP_GROUP_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_runtime::internal:
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `activate_ap_group_template_on_wifi_network`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ActivateApGroupTemplateOnWifiNetworkVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::activate_ap_group_template_on_wifi_network` (Activate ap group template on wifi network).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ActivateApGroupTemplateOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ActivateApGroupTemplateOnWifiNetwork<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: ActivateApGroupTemplateOnWifiNetworkVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_AP_GROUP_TEMPLATE_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_group_template_settings_on_wifi_network",
     method: ruckus_one_runtime::Method::Get,
@@ -5803,60 +3487,6 @@ static GET_AP_GROUP_TEMPLATE_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::inter
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_ap_group_template_settings_on_wifi_network`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetApGroupTemplateSettingsOnWifiNetworkVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::get_ap_group_template_settings_on_wifi_network` (Get ap group template settings on wifi network).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetApGroupTemplateSettingsOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetApGroupTemplateSettingsOnWifiNetwork<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: GetApGroupTemplateSettingsOnWifiNetworkVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        super::common::VenueWifiNetworkApGroupSettings,
-    > {
-        self.req.send_json()
-    }
-}
 static UPDATE_AP_GROUP_TEMPLATE_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_group_template_settings_on_wifi_network",
     method: ruckus_one_runtime::Method::Put,
@@ -5875,85 +3505,6 @@ static UPDATE_AP_GROUP_TEMPLATE_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::in
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_ap_group_template_settings_on_wifi_network`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateApGroupTemplateSettingsOnWifiNetworkVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::update_ap_group_template_settings_on_wifi_network` (Update ap group template settings on wifi network).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateApGroupTemplateSettingsOnWifiNetworkVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_VENUE_WIFI_NETWORK_TEMPLATE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_wifi_network_template_settings",
     method: ruckus_one_runtime::Method::Get,
@@ -5972,57 +3523,6 @@ static GET_VENUE_WIFI_NETWORK_TEMPLATE_SETTINGS: ruckus_one_runtime::internal::O
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_venue_wifi_network_template_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueWifiNetworkTemplateSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::get_venue_wifi_network_template_settings` (Get venue wifi network template settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueWifiNetworkTemplateSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueWifiNetworkTemplateSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: GetVenueWifiNetworkTemplateSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueWifiNetworkSettings> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_WIFI_NETWORK_TEMPLATE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_wifi_network_template_settings",
     method: ruckus_one_runtime::Method::Put,
@@ -6041,85 +3541,6 @@ static UPDATE_VENUE_WIFI_NETWORK_TEMPLATE_SETTINGS: ruckus_one_runtime::internal
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_venue_wifi_network_template_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueWifiNetworkTemplateSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::update_venue_wifi_network_template_settings` (Update venue wifi network template settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueWifiNetworkTemplateSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueWifiNetworkTemplateSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateVenueWifiNetworkTemplateSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DEACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_dhcp_config_service_profile_on_venue_template",
     method: ruckus_one_runtime::Method::Delete,
@@ -6138,85 +3559,6 @@ static DEACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_TEMPLATE: ruckus_one_runt
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `deactivate_dhcp_config_service_profile_on_venue_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeactivateDhcpConfigServiceProfileOnVenueTemplateVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::deactivate_dhcp_config_service_profile_on_venue_template` (Deactivate dhcp config service profile on venue template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: DeactivateDhcpConfigServiceProfileOnVenueTemplateVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_VENUE_TEMPLATE_DHCP_CONFIG_SERVICE_PROFILE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_dhcp_config_service_profile_settings",
     method: ruckus_one_runtime::Method::Get,
@@ -6235,60 +3577,6 @@ static GET_VENUE_TEMPLATE_DHCP_CONFIG_SERVICE_PROFILE_SETTINGS: ruckus_one_runti
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_venue_template_dhcp_config_service_profile_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueTemplateDhcpConfigServiceProfileSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::get_venue_template_dhcp_config_service_profile_settings` (Get venue template dhcp config service profile settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateDhcpConfigServiceProfileSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplateDhcpConfigServiceProfileSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: GetVenueTemplateDhcpConfigServiceProfileSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        super::common::VenueDhcpConfigServiceProfileSettings,
-    > {
-        self.req.send_json()
-    }
-}
 static ACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_TEMPLATE_AND_UPDATE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_dhcp_config_service_profile_on_venue_template_and_update_settings",
     method: ruckus_one_runtime::Method::Put,
@@ -6307,85 +3595,6 @@ static ACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_TEMPLATE_AND_UPDATE_SETTING
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `activate_dhcp_config_service_profile_on_venue_template_and_update_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::activate_dhcp_config_service_profile_on_venue_template_and_update_settings` (Activate dhcp config service profile on venue template and update settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DEACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_radius_server_profile_template_on_venue_template",
     method: ruckus_one_runtime::Method::Delete,
@@ -6404,85 +3613,6 @@ static DEACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_VENUE_TEMPLATE: ruckus_one_r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `deactivate_radius_server_profile_template_on_venue_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeactivateRadiusServerProfileTemplateOnVenueTemplateVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::deactivate_radius_server_profile_template_on_venue_template` (Deactivate radius server profile template on venue template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: DeactivateRadiusServerProfileTemplateOnVenueTemplateVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static ACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_radius_server_profile_template_on_venue_template",
     method: ruckus_one_runtime::Method::Put,
@@ -6501,85 +3631,6 @@ static ACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_VENUE_TEMPLATE: ruckus_one_run
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `activate_radius_server_profile_template_on_venue_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ActivateRadiusServerProfileTemplateOnVenueTemplateVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::activate_radius_server_profile_template_on_venue_template` (Activate radius server profile template on venue template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: ActivateRadiusServerProfileTemplateOnVenueTemplateVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DEACTIVATE_ROGUE_POLICY_ON_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_rogue_policy_on_venue_template",
     method: ruckus_one_runtime::Method::Delete,
@@ -6598,85 +3649,6 @@ static DEACTIVATE_ROGUE_POLICY_ON_VENUE_TEMPLATE: ruckus_one_runtime::internal::
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `deactivate_rogue_policy_on_venue_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeactivateRoguePolicyOnVenueTemplateVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::deactivate_rogue_policy_on_venue_template` (Deactivate rogue policy on venue template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeactivateRoguePolicyOnVenueTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeactivateRoguePolicyOnVenueTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: DeactivateRoguePolicyOnVenueTemplateVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static ACTIVATE_ROGUE_POLICY_ON_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_rogue_policy_on_venue_template",
     method: ruckus_one_runtime::Method::Put,
@@ -6695,85 +3667,6 @@ static ACTIVATE_ROGUE_POLICY_ON_VENUE_TEMPLATE: ruckus_one_runtime::internal::Op
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `activate_rogue_policy_on_venue_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ActivateRoguePolicyOnVenueTemplateVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::activate_rogue_policy_on_venue_template` (Activate rogue policy on venue template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ActivateRoguePolicyOnVenueTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ActivateRoguePolicyOnVenueTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: ActivateRoguePolicyOnVenueTemplateVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_VENUE_TEMPLATE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_rogue_policy_settings",
     method: ruckus_one_runtime::Method::Get,
@@ -6792,57 +3685,6 @@ static GET_VENUE_TEMPLATE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::internal::O
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_venue_template_rogue_policy_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueTemplateRoguePolicySettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::get_venue_template_rogue_policy_settings` (Get venue template rogue policy settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateRoguePolicySettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplateRoguePolicySettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: GetVenueTemplateRoguePolicySettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::VenueRoguePolicySettings> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_TEMPLATE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_rogue_policy_settings",
     method: ruckus_one_runtime::Method::Put,
@@ -6861,85 +3703,6 @@ static UPDATE_VENUE_TEMPLATE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::internal
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_venue_template_rogue_policy_settings`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueTemplateRoguePolicySettingsVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::update_venue_template_rogue_policy_settings` (Update venue template rogue policy settings).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateRoguePolicySettings<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueTemplateRoguePolicySettings<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateVenueTemplateRoguePolicySettingsVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DEACTIVATE_SYSLOG_SERVER_PROFILE_TEMPLATE_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_syslog_server_profile_template_on_venue",
     method: ruckus_one_runtime::Method::Delete,
@@ -6958,85 +3721,6 @@ static DEACTIVATE_SYSLOG_SERVER_PROFILE_TEMPLATE_ON_VENUE: ruckus_one_runtime::i
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `deactivate_syslog_server_profile_template_on_venue`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeactivateSyslogServerProfileTemplateOnVenueVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::deactivate_syslog_server_profile_template_on_venue` (Deactivate syslog server profile template on venue).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeactivateSyslogServerProfileTemplateOnVenue<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeactivateSyslogServerProfileTemplateOnVenue<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: DeactivateSyslogServerProfileTemplateOnVenueVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static ACTIVATE_SYSLOG_SERVER_PROFILE_TEMPLATE_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_syslog_server_profile_template_on_venue",
     method: ruckus_one_runtime::Method::Put,
@@ -7055,85 +3739,6 @@ static ACTIVATE_SYSLOG_SERVER_PROFILE_TEMPLATE_ON_VENUE: ruckus_one_runtime::int
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `activate_syslog_server_profile_template_on_venue`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ActivateSyslogServerProfileTemplateOnVenueVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::activate_syslog_server_profile_template_on_venue` (Activate syslog server profile template on venue).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ActivateSyslogServerProfileTemplateOnVenue<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ActivateSyslogServerProfileTemplateOnVenue<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: ActivateSyslogServerProfileTemplateOnVenueVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_VENUE_TEMPLATE_WIFI_DHCP_POOL_USAGES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_wifi_dhcp_pool_usages",
     method: ruckus_one_runtime::Method::Get,
@@ -7152,57 +3757,6 @@ static GET_VENUE_TEMPLATE_WIFI_DHCP_POOL_USAGES: ruckus_one_runtime::internal::O
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_venue_template_wifi_dhcp_pool_usages`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueTemplateWifiDhcpPoolUsagesVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::get_venue_template_wifi_dhcp_pool_usages` (Get venue template wifi dhcp pool usages).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateWifiDhcpPoolUsages<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueTemplateWifiDhcpPoolUsages<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: GetVenueTemplateWifiDhcpPoolUsagesVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::WifiDhcpPoolUsages> {
-        self.req.send_json()
-    }
-}
 static DEACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_VENUE_WIFI_NETWORK_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template",
     method: ruckus_one_runtime::Method::Delete,
@@ -7221,85 +3775,6 @@ static DEACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_VENUE_WIFI_NETWORK_AP_GROUP_TEMP
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `deactivate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplateVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::deactivate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template` (Deactivate vlan pool profile template on venue wifi network ap group template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplateVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static ACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_VENUE_WIFI_NETWORK_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template",
     method: ruckus_one_runtime::Method::Put,
@@ -7318,82 +3793,3 @@ static ACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_VENUE_WIFI_NETWORK_AP_GROUP_TEMPLA
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `activate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplateVersion = super::versions::V1OrJson;
-/// Request builder for `VenueWifiTemplatesClient::activate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template` (Activate vlan pool profile template on venue wifi network ap group template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplateVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}

@@ -34,7 +34,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     ///
     /// - Request body (json, required): `DynamicQueryPayload`
     /// - Response 200: `QueryResponseRoguePolicyQueryData`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetRoguePolicyTemplatesForView::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getRoguePolicyTemplatesForView).
     #[doc(alias = "/templates/roguePolicies/query")]
@@ -63,7 +65,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     ///
     /// - Request body (json, required): `DynamicQueryPayload`
     /// - Response 200: `QueryResponseL3AclPolicyQueryData`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetLayer3PolicyTemplates::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getLayer3PolicyTemplates).
     #[doc(alias = "/templates/l3AclPolicies/query")]
@@ -90,7 +94,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     ///
     /// - Request body (json, required): `DynamicQueryPayload`
     /// - Response 200: `QueryResponseL2AclPolicyQueryData`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetLayer2PolicyTemplates::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getLayer2PolicyTemplates).
     #[doc(alias = "/templates/l2AclPolicies/query")]
@@ -117,7 +123,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     ///
     /// - Request body (json, required): `DynamicQueryPayload`
     /// - Response 200: `QueryResponseDevicePolicyQueryData`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetDevicePolicyTemplates::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getDevicePolicyTemplates).
     #[doc(alias = "/templates/devicePolicies/query")]
@@ -144,7 +152,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     ///
     /// - Request body (json, required): `DynamicQueryPayload`
     /// - Response 200: `QueryResponseApplicationPolicyQueryData`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetApplicationPolicyTemplates::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getApplicationPolicyTemplates).
     #[doc(alias = "/templates/applicationPolicies/query")]
@@ -173,7 +183,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     ///
     /// - Request body (json, required): `DynamicQueryPayload`
     /// - Response 200: `QueryResponseAccessControlProfileQueryData`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetAccessControlPolicyProfileTemplates::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getAccessControlPolicyProfileTemplates).
     #[doc(alias = "/templates/accessControlProfiles/query")]
@@ -202,7 +214,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     ///
     /// - Request body (json, required): `AccessControlProfile`
     /// - Response 202: `ApplicationPolicyOperationResponse`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `AddAccessControlProfileTemplate::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml addAccessControlProfileTemplate).
     #[doc(alias = "/templates/accessControlProfiles")]
@@ -212,16 +226,21 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     pub fn add_access_control_profile_template(
         &self,
         body: &super::common::AccessControlProfile,
-    ) -> AddAccessControlProfileTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::ApplicationPolicyOperationResponse,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_ACCESS_CONTROL_PROFILE_TEMPLATE,
             &[],
         );
         req.json(body);
-        AddAccessControlProfileTemplate {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete access control profile template.
     ///
@@ -231,7 +250,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     ///
     /// - Path parameter `accessControlProfileTemplateId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `DeleteAccessControlProfileTemplate::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteAccessControlProfileTemplate).
     #[doc(alias = "/templates/accessControlProfiles/{accessControlProfileTemplateId}")]
@@ -243,15 +264,20 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     pub fn delete_access_control_profile_template(
         &self,
         access_control_profile_template_id: &str,
-    ) -> DeleteAccessControlProfileTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_ACCESS_CONTROL_PROFILE_TEMPLATE,
             &[access_control_profile_template_id],
         );
-        DeleteAccessControlProfileTemplate {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get access control profile template.
     ///
@@ -261,7 +287,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     ///
     /// - Path parameter `accessControlProfileTemplateId`: string
     /// - Response 200: `AccessControlProfile`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetAccessControlProfileTemplate::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getAccessControlProfileTemplate).
     #[doc(alias = "/templates/accessControlProfiles/{accessControlProfileTemplateId}")]
     #[doc(
@@ -272,15 +300,17 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     pub fn get_access_control_profile_template(
         &self,
         access_control_profile_template_id: &str,
-    ) -> GetAccessControlProfileTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::AccessControlProfile,
+        super::versions::V1_1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ACCESS_CONTROL_PROFILE_TEMPLATE,
             &[access_control_profile_template_id],
         );
-        GetAccessControlProfileTemplate {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update access control profile template.
     ///
@@ -291,7 +321,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     /// - Path parameter `accessControlProfileTemplateId`: string
     /// - Request body (json, required): `AccessControlProfile`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateAccessControlProfileTemplate::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateAccessControlProfileTemplate).
     #[doc(alias = "/templates/accessControlProfiles/{accessControlProfileTemplateId}")]
@@ -304,16 +336,21 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         access_control_profile_template_id: &str,
         body: &super::common::AccessControlProfile,
-    ) -> UpdateAccessControlProfileTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_ACCESS_CONTROL_PROFILE_TEMPLATE,
             &[access_control_profile_template_id],
         );
         req.json(body);
-        UpdateAccessControlProfileTemplate {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Deactivate application policy template on access control profile.
     ///
@@ -324,7 +361,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     /// - Path parameter `accessControlProfileTemplateId`: string
     /// - Path parameter `applicationPolicyTemplateId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateApplicationPolicyTemplateOnAccessControlProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateApplicationPolicyTemplateOnAccessControlProfile).
     #[doc(
@@ -339,15 +378,20 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         access_control_profile_template_id: &str,
         application_policy_template_id: &str,
-    ) -> DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_APPLICATION_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_template_id, application_policy_template_id],
         );
-        DeactivateApplicationPolicyTemplateOnAccessControlProfile {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Activate application policy template on access control profile.
     ///
@@ -358,7 +402,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     /// - Path parameter `accessControlProfileTemplateId`: string
     /// - Path parameter `applicationPolicyTemplateId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateApplicationPolicyTemplateOnAccessControlProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateApplicationPolicyTemplateOnAccessControlProfile).
     #[doc(
@@ -373,15 +419,20 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         access_control_profile_template_id: &str,
         application_policy_template_id: &str,
-    ) -> ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_APPLICATION_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_template_id, application_policy_template_id],
         );
-        ActivateApplicationPolicyTemplateOnAccessControlProfile {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Deactivate device policy template on access control profile.
     ///
@@ -392,7 +443,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     /// - Path parameter `accessControlProfileTemplateId`: string
     /// - Path parameter `devicePolicyTemplateId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateDevicePolicyTemplateOnAccessControlProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateDevicePolicyTemplateOnAccessControlProfile).
     #[doc(
@@ -407,15 +460,20 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         access_control_profile_template_id: &str,
         device_policy_template_id: &str,
-    ) -> DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_DEVICE_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_template_id, device_policy_template_id],
         );
-        DeactivateDevicePolicyTemplateOnAccessControlProfile {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Activate device policy template on access control profile.
     ///
@@ -426,7 +484,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     /// - Path parameter `accessControlProfileTemplateId`: string
     /// - Path parameter `devicePolicyTemplateId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateDevicePolicyTemplateOnAccessControlProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateDevicePolicyTemplateOnAccessControlProfile).
     #[doc(
@@ -441,15 +501,20 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         access_control_profile_template_id: &str,
         device_policy_template_id: &str,
-    ) -> ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_DEVICE_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_template_id, device_policy_template_id],
         );
-        ActivateDevicePolicyTemplateOnAccessControlProfile {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Deactivate l2 acl policy template on access control profile.
     ///
@@ -460,7 +525,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     /// - Path parameter `accessControlProfileTemplateId`: string
     /// - Path parameter `l2AclPolicyTemplateId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateL2AclPolicyTemplateOnAccessControlProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateL2AclPolicyTemplateOnAccessControlProfile).
     #[doc(
@@ -475,15 +542,20 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         access_control_profile_template_id: &str,
         l2_acl_policy_template_id: &str,
-    ) -> DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_L2_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_template_id, l2_acl_policy_template_id],
         );
-        DeactivateL2AclPolicyTemplateOnAccessControlProfile {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Activate l2 acl policy template on access control profile.
     ///
@@ -494,7 +566,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     /// - Path parameter `accessControlProfileTemplateId`: string
     /// - Path parameter `l2AclPolicyTemplateId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateL2AclPolicyTemplateOnAccessControlProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateL2AclPolicyTemplateOnAccessControlProfile).
     #[doc(
@@ -509,15 +583,20 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         access_control_profile_template_id: &str,
         l2_acl_policy_template_id: &str,
-    ) -> ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_L2_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_template_id, l2_acl_policy_template_id],
         );
-        ActivateL2AclPolicyTemplateOnAccessControlProfile {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Deactivate l3 acl policy template on access control profile.
     ///
@@ -528,7 +607,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     /// - Path parameter `accessControlProfileTemplateId`: string
     /// - Path parameter `l3AclPolicyTemplateId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateL3AclPolicyTemplateOnAccessControlProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateL3AclPolicyTemplateOnAccessControlProfile).
     #[doc(
@@ -543,15 +624,20 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         access_control_profile_template_id: &str,
         l3_acl_policy_template_id: &str,
-    ) -> DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_L3_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_template_id, l3_acl_policy_template_id],
         );
-        DeactivateL3AclPolicyTemplateOnAccessControlProfile {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Activate l3 acl policy template on access control profile.
     ///
@@ -562,7 +648,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     /// - Path parameter `accessControlProfileTemplateId`: string
     /// - Path parameter `l3AclPolicyTemplateId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateL3AclPolicyTemplateOnAccessControlProfile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateL3AclPolicyTemplateOnAccessControlProfile).
     #[doc(
@@ -577,15 +665,20 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         access_control_profile_template_id: &str,
         l3_acl_policy_template_id: &str,
-    ) -> ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_L3_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE,
             &[access_control_profile_template_id, l3_acl_policy_template_id],
         );
-        ActivateL3AclPolicyTemplateOnAccessControlProfile {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Add application policy template.
     ///
@@ -595,7 +688,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     ///
     /// - Request body (json, required): `ApplicationPolicy`
     /// - Response 202: `ApplicationPolicyOperationResponse`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `AddApplicationPolicyTemplate::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml addApplicationPolicyTemplate).
     #[doc(alias = "/templates/applicationPolicies")]
@@ -605,16 +700,21 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     pub fn add_application_policy_template(
         &self,
         body: &super::common::ApplicationPolicy,
-    ) -> AddApplicationPolicyTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::ApplicationPolicyOperationResponse,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_APPLICATION_POLICY_TEMPLATE,
             &[],
         );
         req.json(body);
-        AddApplicationPolicyTemplate {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete application policy template.
     ///
@@ -624,7 +724,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     ///
     /// - Path parameter `applicationPolicyTemplateId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `DeleteApplicationPolicyTemplate::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteApplicationPolicyTemplate).
     #[doc(alias = "/templates/applicationPolicies/{applicationPolicyTemplateId}")]
@@ -634,15 +736,20 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     pub fn delete_application_policy_template(
         &self,
         application_policy_template_id: &str,
-    ) -> DeleteApplicationPolicyTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_APPLICATION_POLICY_TEMPLATE,
             &[application_policy_template_id],
         );
-        DeleteApplicationPolicyTemplate {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get application policy template.
     ///
@@ -652,7 +759,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     ///
     /// - Path parameter `applicationPolicyTemplateId`: string
     /// - Response 200: `ApplicationPolicy`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetApplicationPolicyTemplate::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getApplicationPolicyTemplate).
     #[doc(alias = "/templates/applicationPolicies/{applicationPolicyTemplateId}")]
     #[doc(alias = "GET /templates/applicationPolicies/{applicationPolicyTemplateId}")]
@@ -661,15 +770,17 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     pub fn get_application_policy_template(
         &self,
         application_policy_template_id: &str,
-    ) -> GetApplicationPolicyTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::ApplicationPolicy,
+        super::versions::V1_1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_APPLICATION_POLICY_TEMPLATE,
             &[application_policy_template_id],
         );
-        GetApplicationPolicyTemplate {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update application policy template.
     ///
@@ -680,7 +791,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     /// - Path parameter `applicationPolicyTemplateId`: string
     /// - Request body (json, required): `ApplicationPolicy`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateApplicationPolicyTemplate::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateApplicationPolicyTemplate).
     #[doc(alias = "/templates/applicationPolicies/{applicationPolicyTemplateId}")]
@@ -691,16 +804,21 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         application_policy_template_id: &str,
         body: &super::common::ApplicationPolicy,
-    ) -> UpdateApplicationPolicyTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_APPLICATION_POLICY_TEMPLATE,
             &[application_policy_template_id],
         );
         req.json(body);
-        UpdateApplicationPolicyTemplate {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Add device policy template.
     ///
@@ -710,7 +828,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     ///
     /// - Request body (json, required): `DevicePolicy`
     /// - Response 202: `ApplicationPolicyOperationResponse`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `AddDevicePolicyTemplate::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml addDevicePolicyTemplate).
     #[doc(alias = "/templates/devicePolicies")]
@@ -720,14 +840,21 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     pub fn add_device_policy_template(
         &self,
         body: &super::common::DevicePolicy,
-    ) -> AddDevicePolicyTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::ApplicationPolicyOperationResponse,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_DEVICE_POLICY_TEMPLATE,
             &[],
         );
         req.json(body);
-        AddDevicePolicyTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete device policy template.
     ///
@@ -737,7 +864,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     ///
     /// - Path parameter `devicePolicyTemplateId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `DeleteDevicePolicyTemplate::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteDevicePolicyTemplate).
     #[doc(alias = "/templates/devicePolicies/{devicePolicyTemplateId}")]
@@ -747,13 +876,20 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     pub fn delete_device_policy_template(
         &self,
         device_policy_template_id: &str,
-    ) -> DeleteDevicePolicyTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_DEVICE_POLICY_TEMPLATE,
             &[device_policy_template_id],
         );
-        DeleteDevicePolicyTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get device policy template.
     ///
@@ -763,7 +899,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     ///
     /// - Path parameter `devicePolicyTemplateId`: string
     /// - Response 200: `DevicePolicy`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetDevicePolicyTemplate::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getDevicePolicyTemplate).
     #[doc(alias = "/templates/devicePolicies/{devicePolicyTemplateId}")]
     #[doc(alias = "GET /templates/devicePolicies/{devicePolicyTemplateId}")]
@@ -772,13 +910,17 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     pub fn get_device_policy_template(
         &self,
         device_policy_template_id: &str,
-    ) -> GetDevicePolicyTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::DevicePolicy,
+        super::versions::V1_1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_DEVICE_POLICY_TEMPLATE,
             &[device_policy_template_id],
         );
-        GetDevicePolicyTemplate { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update device policy template.
     ///
@@ -789,7 +931,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     /// - Path parameter `devicePolicyTemplateId`: string
     /// - Request body (json, required): `DevicePolicy`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateDevicePolicyTemplate::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateDevicePolicyTemplate).
     #[doc(alias = "/templates/devicePolicies/{devicePolicyTemplateId}")]
@@ -800,14 +944,21 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         device_policy_template_id: &str,
         body: &super::common::DevicePolicy,
-    ) -> UpdateDevicePolicyTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_DEVICE_POLICY_TEMPLATE,
             &[device_policy_template_id],
         );
         req.json(body);
-        UpdateDevicePolicyTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Add l2 acl policy template.
     ///
@@ -817,7 +968,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     ///
     /// - Request body (json, required): `L2AclPolicy`
     /// - Response 202: `ApplicationPolicyOperationResponse`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `AddL2AclPolicyTemplate::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml addL2AclPolicyTemplate).
     #[doc(alias = "/templates/l2AclPolicies")]
@@ -827,14 +980,21 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     pub fn add_l2_acl_policy_template(
         &self,
         body: &super::common::L2AclPolicy,
-    ) -> AddL2AclPolicyTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::ApplicationPolicyOperationResponse,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_L2_ACL_POLICY_TEMPLATE,
             &[],
         );
         req.json(body);
-        AddL2AclPolicyTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete l2 acl policy template.
     ///
@@ -844,7 +1004,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     ///
     /// - Path parameter `l2AclPolicyTemplateId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `DeleteL2AclPolicyTemplate::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteL2AclPolicyTemplate).
     #[doc(alias = "/templates/l2AclPolicies/{l2AclPolicyTemplateId}")]
@@ -854,13 +1016,20 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     pub fn delete_l2_acl_policy_template(
         &self,
         l2_acl_policy_template_id: &str,
-    ) -> DeleteL2AclPolicyTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_L2_ACL_POLICY_TEMPLATE,
             &[l2_acl_policy_template_id],
         );
-        DeleteL2AclPolicyTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get l2 acl policy template.
     ///
@@ -870,7 +1039,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     ///
     /// - Path parameter `l2AclPolicyTemplateId`: string
     /// - Response 200: `L2AclPolicy`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetL2AclPolicyTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getL2AclPolicyTemplate).
     #[doc(alias = "/templates/l2AclPolicies/{l2AclPolicyTemplateId}")]
     #[doc(alias = "GET /templates/l2AclPolicies/{l2AclPolicyTemplateId}")]
@@ -879,13 +1050,17 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     pub fn get_l2_acl_policy_template(
         &self,
         l2_acl_policy_template_id: &str,
-    ) -> GetL2AclPolicyTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::L2AclPolicy,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_L2_ACL_POLICY_TEMPLATE,
             &[l2_acl_policy_template_id],
         );
-        GetL2AclPolicyTemplate { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update l2 acl policy template.
     ///
@@ -896,7 +1071,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     /// - Path parameter `l2AclPolicyTemplateId`: string
     /// - Request body (json, required): `L2AclPolicy`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateL2AclPolicyTemplate::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateL2AclPolicyTemplate).
     #[doc(alias = "/templates/l2AclPolicies/{l2AclPolicyTemplateId}")]
@@ -907,14 +1084,21 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         l2_acl_policy_template_id: &str,
         body: &super::common::L2AclPolicy,
-    ) -> UpdateL2AclPolicyTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_L2_ACL_POLICY_TEMPLATE,
             &[l2_acl_policy_template_id],
         );
         req.json(body);
-        UpdateL2AclPolicyTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Add l3 acl policy template.
     ///
@@ -924,7 +1108,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     ///
     /// - Request body (json, required): `L3AclPolicy`
     /// - Response 202: `ApplicationPolicyOperationResponse`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `AddL3AclPolicyTemplate::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml addL3AclPolicyTemplate).
     #[doc(alias = "/templates/l3AclPolicies")]
@@ -934,14 +1120,21 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     pub fn add_l3_acl_policy_template(
         &self,
         body: &super::common::L3AclPolicy,
-    ) -> AddL3AclPolicyTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::ApplicationPolicyOperationResponse,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_L3_ACL_POLICY_TEMPLATE,
             &[],
         );
         req.json(body);
-        AddL3AclPolicyTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete l3 acl policy template.
     ///
@@ -951,7 +1144,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     ///
     /// - Path parameter `l3AclPolicyTemplateId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `DeleteL3AclPolicyTemplate::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteL3AclPolicyTemplate).
     #[doc(alias = "/templates/l3AclPolicies/{l3AclPolicyTemplateId}")]
@@ -961,13 +1156,20 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     pub fn delete_l3_acl_policy_template(
         &self,
         l3_acl_policy_template_id: &str,
-    ) -> DeleteL3AclPolicyTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_L3_ACL_POLICY_TEMPLATE,
             &[l3_acl_policy_template_id],
         );
-        DeleteL3AclPolicyTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get l3 acl policy template.
     ///
@@ -977,7 +1179,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     ///
     /// - Path parameter `l3AclPolicyTemplateId`: string
     /// - Response 200: `L3AclPolicy`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetL3AclPolicyTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getL3AclPolicyTemplate).
     #[doc(alias = "/templates/l3AclPolicies/{l3AclPolicyTemplateId}")]
     #[doc(alias = "GET /templates/l3AclPolicies/{l3AclPolicyTemplateId}")]
@@ -986,13 +1190,17 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     pub fn get_l3_acl_policy_template(
         &self,
         l3_acl_policy_template_id: &str,
-    ) -> GetL3AclPolicyTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::L3AclPolicy,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_L3_ACL_POLICY_TEMPLATE,
             &[l3_acl_policy_template_id],
         );
-        GetL3AclPolicyTemplate { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update l3 acl policy template.
     ///
@@ -1003,7 +1211,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     /// - Path parameter `l3AclPolicyTemplateId`: string
     /// - Request body (json, required): `L3AclPolicy`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateL3AclPolicyTemplate::version`)
+    /// - Versions (`version` takes [`V1_1OrJson`](super::versions::V1_1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateL3AclPolicyTemplate).
     #[doc(alias = "/templates/l3AclPolicies/{l3AclPolicyTemplateId}")]
@@ -1014,14 +1224,21 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         l3_acl_policy_template_id: &str,
         body: &super::common::L3AclPolicy,
-    ) -> UpdateL3AclPolicyTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1_1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_L3_ACL_POLICY_TEMPLATE,
             &[l3_acl_policy_template_id],
         );
         req.json(body);
-        UpdateL3AclPolicyTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Add rogue policy template.
     ///
@@ -1031,7 +1248,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     ///
     /// - Request body (json, required): `RoguePolicy`
     /// - Response 202: `ApplicationPolicyOperationResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AddRoguePolicyTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml addRoguePolicyTemplate).
     #[doc(alias = "/templates/roguePolicies")]
@@ -1041,14 +1260,21 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     pub fn add_rogue_policy_template(
         &self,
         body: &super::common::RoguePolicy,
-    ) -> AddRoguePolicyTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::ApplicationPolicyOperationResponse,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_ROGUE_POLICY_TEMPLATE,
             &[],
         );
         req.json(body);
-        AddRoguePolicyTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete rogue policy template.
     ///
@@ -1058,7 +1284,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     ///
     /// - Path parameter `roguePolicyTemplateId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteRoguePolicyTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteRoguePolicyTemplate).
     #[doc(alias = "/templates/roguePolicies/{roguePolicyTemplateId}")]
@@ -1068,13 +1296,20 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     pub fn delete_rogue_policy_template(
         &self,
         rogue_policy_template_id: &str,
-    ) -> DeleteRoguePolicyTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_ROGUE_POLICY_TEMPLATE,
             &[rogue_policy_template_id],
         );
-        DeleteRoguePolicyTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get rogue policy template.
     ///
@@ -1084,7 +1319,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     ///
     /// - Path parameter `roguePolicyTemplateId`: string
     /// - Response 200: `RoguePolicy`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetRoguePolicyTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getRoguePolicyTemplate).
     #[doc(alias = "/templates/roguePolicies/{roguePolicyTemplateId}")]
     #[doc(alias = "GET /templates/roguePolicies/{roguePolicyTemplateId}")]
@@ -1093,13 +1330,17 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     pub fn get_rogue_policy_template(
         &self,
         rogue_policy_template_id: &str,
-    ) -> GetRoguePolicyTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::RoguePolicy,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ROGUE_POLICY_TEMPLATE,
             &[rogue_policy_template_id],
         );
-        GetRoguePolicyTemplate { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update rogue policy template.
     ///
@@ -1110,7 +1351,9 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
     /// - Path parameter `roguePolicyTemplateId`: string
     /// - Request body (json, required): `RoguePolicy`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateRoguePolicyTemplate::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateRoguePolicyTemplate).
     #[doc(alias = "/templates/roguePolicies/{roguePolicyTemplateId}")]
@@ -1121,14 +1364,21 @@ impl<'a> WifiPolicyTemplatesClient<'a> {
         &self,
         rogue_policy_template_id: &str,
         body: &super::common::RoguePolicy,
-    ) -> UpdateRoguePolicyTemplate<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_ROGUE_POLICY_TEMPLATE,
             &[rogue_policy_template_id],
         );
         req.json(body);
-        UpdateRoguePolicyTemplate { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
 }
 static GET_ROGUE_POLICY_TEMPLATES_FOR_VIEW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -1149,13 +1399,6 @@ static GET_ROGUE_POLICY_TEMPLATES_FOR_VIEW: ruckus_one_runtime::internal::Operat
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `get_rogue_policy_templates_for_view`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetRoguePolicyTemplatesForViewVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_rogue_policy_templates_for_view` (Get rogue policy templates for view).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1171,9 +1414,9 @@ impl<'a> GetRoguePolicyTemplatesForView<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetRoguePolicyTemplatesForViewVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -1244,13 +1487,6 @@ static GET_LAYER3_POLICY_TEMPLATES: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `get_layer3_policy_templates`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetLayer3PolicyTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_layer3_policy_templates` (Get layer3 policy templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1266,9 +1502,9 @@ impl<'a> GetLayer3PolicyTemplates<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetLayer3PolicyTemplatesVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -1339,13 +1575,6 @@ static GET_LAYER2_POLICY_TEMPLATES: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `get_layer2_policy_templates`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetLayer2PolicyTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_layer2_policy_templates` (Get layer2 policy templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1361,9 +1590,9 @@ impl<'a> GetLayer2PolicyTemplates<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetLayer2PolicyTemplatesVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -1434,13 +1663,6 @@ static GET_DEVICE_POLICY_TEMPLATES: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `get_device_policy_templates`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetDevicePolicyTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_device_policy_templates` (Get device policy templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1456,9 +1678,9 @@ impl<'a> GetDevicePolicyTemplates<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetDevicePolicyTemplatesVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -1527,13 +1749,6 @@ static GET_APPLICATION_POLICY_TEMPLATES: ruckus_one_runtime::internal::Operation
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `get_application_policy_templates`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetApplicationPolicyTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_application_policy_templates` (Get application policy templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1549,9 +1764,9 @@ impl<'a> GetApplicationPolicyTemplates<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetApplicationPolicyTemplatesVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -1620,13 +1835,6 @@ static GET_ACCESS_CONTROL_POLICY_PROFILE_TEMPLATES: ruckus_one_runtime::internal
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `get_access_control_policy_profile_templates`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetAccessControlPolicyProfileTemplatesVersion = super::versions::V1OrJson;
 /// Request builder for `WifiPolicyTemplatesClient::get_access_control_policy_profile_templates` (Get access control policy profile templates).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -1642,12 +1850,9 @@ impl<'a> GetAccessControlPolicyProfileTemplates<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(
-        mut self,
-        version: GetAccessControlPolicyProfileTemplatesVersion,
-    ) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -1718,82 +1923,6 @@ static ADD_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operat
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `add_access_control_profile_template`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type AddAccessControlProfileTemplateVersion = super::versions::V1_1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::add_access_control_profile_template` (Add access control profile template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AddAccessControlProfileTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> AddAccessControlProfileTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: AddAccessControlProfileTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::ApplicationPolicyOperationResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::ApplicationPolicyOperationResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DELETE_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_access_control_profile_template",
     method: ruckus_one_runtime::Method::Delete,
@@ -1812,85 +1941,6 @@ static DELETE_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Ope
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `delete_access_control_profile_template`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteAccessControlProfileTemplateVersion = super::versions::V1_1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::delete_access_control_profile_template` (Delete access control profile template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteAccessControlProfileTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteAccessControlProfileTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: DeleteAccessControlProfileTemplateVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_access_control_profile_template",
     method: ruckus_one_runtime::Method::Get,
@@ -1909,54 +1959,6 @@ static GET_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operat
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_access_control_profile_template`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetAccessControlProfileTemplateVersion = super::versions::V1_1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::get_access_control_profile_template` (Get access control profile template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetAccessControlProfileTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetAccessControlProfileTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetAccessControlProfileTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::AccessControlProfile> {
-        self.req.send_json()
-    }
-}
 static UPDATE_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_access_control_profile_template",
     method: ruckus_one_runtime::Method::Put,
@@ -1975,85 +1977,6 @@ static UPDATE_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Ope
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_access_control_profile_template`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateAccessControlProfileTemplateVersion = super::versions::V1_1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::update_access_control_profile_template` (Update access control profile template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateAccessControlProfileTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateAccessControlProfileTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: UpdateAccessControlProfileTemplateVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DEACTIVATE_APPLICATION_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_application_policy_template_on_access_control_profile",
     method: ruckus_one_runtime::Method::Delete,
@@ -2072,85 +1995,6 @@ static DEACTIVATE_APPLICATION_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `deactivate_application_policy_template_on_access_control_profile`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeactivateApplicationPolicyTemplateOnAccessControlProfileVersion = super::versions::V1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::deactivate_application_policy_template_on_access_control_profile` (Deactivate application policy template on access control profile).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: DeactivateApplicationPolicyTemplateOnAccessControlProfileVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static ACTIVATE_APPLICATION_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_application_policy_template_on_access_control_profile",
     method: ruckus_one_runtime::Method::Put,
@@ -2169,85 +2013,6 @@ static ACTIVATE_APPLICATION_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `activate_application_policy_template_on_access_control_profile`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ActivateApplicationPolicyTemplateOnAccessControlProfileVersion = super::versions::V1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::activate_application_policy_template_on_access_control_profile` (Activate application policy template on access control profile).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: ActivateApplicationPolicyTemplateOnAccessControlProfileVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DEACTIVATE_DEVICE_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_device_policy_template_on_access_control_profile",
     method: ruckus_one_runtime::Method::Delete,
@@ -2266,85 +2031,6 @@ static DEACTIVATE_DEVICE_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `deactivate_device_policy_template_on_access_control_profile`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeactivateDevicePolicyTemplateOnAccessControlProfileVersion = super::versions::V1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::deactivate_device_policy_template_on_access_control_profile` (Deactivate device policy template on access control profile).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: DeactivateDevicePolicyTemplateOnAccessControlProfileVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static ACTIVATE_DEVICE_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_device_policy_template_on_access_control_profile",
     method: ruckus_one_runtime::Method::Put,
@@ -2363,85 +2049,6 @@ static ACTIVATE_DEVICE_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_run
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `activate_device_policy_template_on_access_control_profile`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ActivateDevicePolicyTemplateOnAccessControlProfileVersion = super::versions::V1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::activate_device_policy_template_on_access_control_profile` (Activate device policy template on access control profile).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: ActivateDevicePolicyTemplateOnAccessControlProfileVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DEACTIVATE_L2_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_l2_acl_policy_template_on_access_control_profile",
     method: ruckus_one_runtime::Method::Delete,
@@ -2460,85 +2067,6 @@ static DEACTIVATE_L2_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `deactivate_l2_acl_policy_template_on_access_control_profile`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeactivateL2AclPolicyTemplateOnAccessControlProfileVersion = super::versions::V1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::deactivate_l2_acl_policy_template_on_access_control_profile` (Deactivate l2 acl policy template on access control profile).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: DeactivateL2AclPolicyTemplateOnAccessControlProfileVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static ACTIVATE_L2_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_l2_acl_policy_template_on_access_control_profile",
     method: ruckus_one_runtime::Method::Put,
@@ -2557,85 +2085,6 @@ static ACTIVATE_L2_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_run
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `activate_l2_acl_policy_template_on_access_control_profile`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ActivateL2AclPolicyTemplateOnAccessControlProfileVersion = super::versions::V1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::activate_l2_acl_policy_template_on_access_control_profile` (Activate l2 acl policy template on access control profile).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: ActivateL2AclPolicyTemplateOnAccessControlProfileVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DEACTIVATE_L3_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_l3_acl_policy_template_on_access_control_profile",
     method: ruckus_one_runtime::Method::Delete,
@@ -2654,85 +2103,6 @@ static DEACTIVATE_L3_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `deactivate_l3_acl_policy_template_on_access_control_profile`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeactivateL3AclPolicyTemplateOnAccessControlProfileVersion = super::versions::V1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::deactivate_l3_acl_policy_template_on_access_control_profile` (Deactivate l3 acl policy template on access control profile).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: DeactivateL3AclPolicyTemplateOnAccessControlProfileVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static ACTIVATE_L3_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_l3_acl_policy_template_on_access_control_profile",
     method: ruckus_one_runtime::Method::Put,
@@ -2751,85 +2121,6 @@ static ACTIVATE_L3_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_run
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `activate_l3_acl_policy_template_on_access_control_profile`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ActivateL3AclPolicyTemplateOnAccessControlProfileVersion = super::versions::V1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::activate_l3_acl_policy_template_on_access_control_profile` (Activate l3 acl policy template on access control profile).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(
-        mut self,
-        version: ActivateL3AclPolicyTemplateOnAccessControlProfileVersion,
-    ) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static ADD_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_application_policy_template",
     method: ruckus_one_runtime::Method::Post,
@@ -2848,82 +2139,6 @@ static ADD_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `add_application_policy_template`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type AddApplicationPolicyTemplateVersion = super::versions::V1_1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::add_application_policy_template` (Add application policy template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AddApplicationPolicyTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> AddApplicationPolicyTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: AddApplicationPolicyTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::ApplicationPolicyOperationResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::ApplicationPolicyOperationResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DELETE_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_application_policy_template",
     method: ruckus_one_runtime::Method::Delete,
@@ -2942,82 +2157,6 @@ static DELETE_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operati
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `delete_application_policy_template`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteApplicationPolicyTemplateVersion = super::versions::V1_1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::delete_application_policy_template` (Delete application policy template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteApplicationPolicyTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteApplicationPolicyTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteApplicationPolicyTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_application_policy_template",
     method: ruckus_one_runtime::Method::Get,
@@ -3036,54 +2175,6 @@ static GET_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_application_policy_template`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetApplicationPolicyTemplateVersion = super::versions::V1_1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::get_application_policy_template` (Get application policy template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetApplicationPolicyTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetApplicationPolicyTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetApplicationPolicyTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::ApplicationPolicy> {
-        self.req.send_json()
-    }
-}
 static UPDATE_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_application_policy_template",
     method: ruckus_one_runtime::Method::Put,
@@ -3102,82 +2193,6 @@ static UPDATE_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operati
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_application_policy_template`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateApplicationPolicyTemplateVersion = super::versions::V1_1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::update_application_policy_template` (Update application policy template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateApplicationPolicyTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateApplicationPolicyTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateApplicationPolicyTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static ADD_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_device_policy_template",
     method: ruckus_one_runtime::Method::Post,
@@ -3196,82 +2211,6 @@ static ADD_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `add_device_policy_template`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type AddDevicePolicyTemplateVersion = super::versions::V1_1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::add_device_policy_template` (Add device policy template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AddDevicePolicyTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> AddDevicePolicyTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: AddDevicePolicyTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::ApplicationPolicyOperationResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::ApplicationPolicyOperationResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DELETE_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_device_policy_template",
     method: ruckus_one_runtime::Method::Delete,
@@ -3290,82 +2229,6 @@ static DELETE_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `delete_device_policy_template`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteDevicePolicyTemplateVersion = super::versions::V1_1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::delete_device_policy_template` (Delete device policy template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteDevicePolicyTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteDevicePolicyTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteDevicePolicyTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_device_policy_template",
     method: ruckus_one_runtime::Method::Get,
@@ -3384,52 +2247,6 @@ static GET_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_device_policy_template`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetDevicePolicyTemplateVersion = super::versions::V1_1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::get_device_policy_template` (Get device policy template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetDevicePolicyTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetDevicePolicyTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetDevicePolicyTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::DevicePolicy> {
-        self.req.send_json()
-    }
-}
 static UPDATE_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_device_policy_template",
     method: ruckus_one_runtime::Method::Put,
@@ -3448,82 +2265,6 @@ static UPDATE_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_device_policy_template`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateDevicePolicyTemplateVersion = super::versions::V1_1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::update_device_policy_template` (Update device policy template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateDevicePolicyTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateDevicePolicyTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateDevicePolicyTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static ADD_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_l2_acl_policy_template",
     method: ruckus_one_runtime::Method::Post,
@@ -3542,82 +2283,6 @@ static ADD_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `add_l2_acl_policy_template`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type AddL2AclPolicyTemplateVersion = super::versions::V1_1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::add_l2_acl_policy_template` (Add l2 acl policy template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AddL2AclPolicyTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> AddL2AclPolicyTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: AddL2AclPolicyTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::ApplicationPolicyOperationResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::ApplicationPolicyOperationResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DELETE_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_l2_acl_policy_template",
     method: ruckus_one_runtime::Method::Delete,
@@ -3636,82 +2301,6 @@ static DELETE_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `delete_l2_acl_policy_template`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteL2AclPolicyTemplateVersion = super::versions::V1_1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::delete_l2_acl_policy_template` (Delete l2 acl policy template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteL2AclPolicyTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteL2AclPolicyTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteL2AclPolicyTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_l2_acl_policy_template",
     method: ruckus_one_runtime::Method::Get,
@@ -3730,52 +2319,6 @@ static GET_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_l2_acl_policy_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetL2AclPolicyTemplateVersion = super::versions::V1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::get_l2_acl_policy_template` (Get l2 acl policy template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetL2AclPolicyTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetL2AclPolicyTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetL2AclPolicyTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::L2AclPolicy> {
-        self.req.send_json()
-    }
-}
 static UPDATE_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_l2_acl_policy_template",
     method: ruckus_one_runtime::Method::Put,
@@ -3794,82 +2337,6 @@ static UPDATE_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_l2_acl_policy_template`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateL2AclPolicyTemplateVersion = super::versions::V1_1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::update_l2_acl_policy_template` (Update l2 acl policy template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateL2AclPolicyTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateL2AclPolicyTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateL2AclPolicyTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static ADD_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_l3_acl_policy_template",
     method: ruckus_one_runtime::Method::Post,
@@ -3888,82 +2355,6 @@ static ADD_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `add_l3_acl_policy_template`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type AddL3AclPolicyTemplateVersion = super::versions::V1_1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::add_l3_acl_policy_template` (Add l3 acl policy template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AddL3AclPolicyTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> AddL3AclPolicyTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: AddL3AclPolicyTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::ApplicationPolicyOperationResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::ApplicationPolicyOperationResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DELETE_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_l3_acl_policy_template",
     method: ruckus_one_runtime::Method::Delete,
@@ -3982,82 +2373,6 @@ static DELETE_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `delete_l3_acl_policy_template`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteL3AclPolicyTemplateVersion = super::versions::V1_1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::delete_l3_acl_policy_template` (Delete l3 acl policy template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteL3AclPolicyTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteL3AclPolicyTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteL3AclPolicyTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_l3_acl_policy_template",
     method: ruckus_one_runtime::Method::Get,
@@ -4076,52 +2391,6 @@ static GET_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_l3_acl_policy_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetL3AclPolicyTemplateVersion = super::versions::V1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::get_l3_acl_policy_template` (Get l3 acl policy template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetL3AclPolicyTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetL3AclPolicyTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetL3AclPolicyTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::L3AclPolicy> {
-        self.req.send_json()
-    }
-}
 static UPDATE_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_l3_acl_policy_template",
     method: ruckus_one_runtime::Method::Put,
@@ -4140,82 +2409,6 @@ static UPDATE_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_l3_acl_policy_template`; the first is the default.
-///
-/// - `V1_1` (`v1.1`): Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateL3AclPolicyTemplateVersion = super::versions::V1_1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::update_l3_acl_policy_template` (Update l3 acl policy template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateL3AclPolicyTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateL3AclPolicyTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateL3AclPolicyTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static ADD_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_rogue_policy_template",
     method: ruckus_one_runtime::Method::Post,
@@ -4234,82 +2427,6 @@ static ADD_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruck
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `add_rogue_policy_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type AddRoguePolicyTemplateVersion = super::versions::V1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::add_rogue_policy_template` (Add rogue policy template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct AddRoguePolicyTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> AddRoguePolicyTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: AddRoguePolicyTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::ApplicationPolicyOperationResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::ApplicationPolicyOperationResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DELETE_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_rogue_policy_template",
     method: ruckus_one_runtime::Method::Delete,
@@ -4328,82 +2445,6 @@ static DELETE_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `delete_rogue_policy_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteRoguePolicyTemplateVersion = super::versions::V1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::delete_rogue_policy_template` (Delete rogue policy template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteRoguePolicyTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteRoguePolicyTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteRoguePolicyTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_rogue_policy_template",
     method: ruckus_one_runtime::Method::Get,
@@ -4422,52 +2463,6 @@ static GET_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruck
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `get_rogue_policy_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetRoguePolicyTemplateVersion = super::versions::V1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::get_rogue_policy_template` (Get rogue policy template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetRoguePolicyTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetRoguePolicyTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetRoguePolicyTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::RoguePolicy> {
-        self.req.send_json()
-    }
-}
 static UPDATE_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_rogue_policy_template",
     method: ruckus_one_runtime::Method::Put,
@@ -4486,79 +2481,3 @@ static UPDATE_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
 };
-/// Representations offered by `update_rogue_policy_template`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateRoguePolicyTemplateVersion = super::versions::V1OrJson;
-/// Request builder for `WifiPolicyTemplatesClient::update_rogue_policy_template` (Update rogue policy template).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateRoguePolicyTemplate<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateRoguePolicyTemplate<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateRoguePolicyTemplateVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::WifiOperationResponseRequestIdOnly,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}

@@ -37,7 +37,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `ApCreation`
     /// - Response 202: `CreateVenueApResponse` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueAp::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     ///
     /// Notes:
@@ -50,14 +52,18 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         body: &super::common::ApCreation,
-    ) -> CreateVenueAp<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<CreateVenueApResponse, super::activities::Activity>,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_AP,
             &[venue_id],
         );
         req.json(body);
-        CreateVenueAp { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get AP import results.
     ///
@@ -68,7 +74,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Query parameter `operationRequestId` (`string`, argument `operation_request_id`)
     /// - Response 200: `ApsImportResults`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApImportResults::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/aps/importResults")]
     #[doc(alias = "GET /venues/{venueId}/aps/importResults")]
     #[inline]
@@ -76,14 +84,14 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         operation_request_id: &str,
-    ) -> GetVenueApImportResults<'a> {
+    ) -> ruckus_one_runtime::Call<'a, ApsImportResults, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_IMPORT_RESULTS,
             &[venue_id],
         );
         req.query("operationRequestId", &operation_request_id);
-        GetVenueApImportResults { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create AP group.
     ///
@@ -108,14 +116,20 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         body: &super::common::VenueApGroup,
-    ) -> CreateVenueApGroup<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_AP_GROUP,
             &[venue_id],
         );
         req.json(body);
-        CreateVenueApGroup { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Create AP group (v1).
     ///
@@ -126,7 +140,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `ApGroup`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueApGroupV1::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml createAPGroup (not named by the document; added so AP groups can be created; list them with query_venue_ap_groups)).
     ///
@@ -140,14 +156,21 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         body: &ApGroup,
-    ) -> CreateVenueApGroupV1<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_AP_GROUP_V1,
             &[venue_id],
         );
         req.json(body);
-        CreateVenueApGroupV1 { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Query APs.
     ///
@@ -158,7 +181,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Query parameter `mesh` (`boolean`, builder method `mesh`)
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `QueryResult`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueAps::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     ///
     /// Notes:
@@ -186,7 +211,9 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `QueryResponseApClientQueryData`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueApClients::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     #[doc(alias = "/venues/aps/clients/query")]
     #[doc(alias = "POST /venues/aps/clients/query")]
@@ -211,7 +238,9 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `ApCompatibilityPage`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueApsCompatibilities::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `compatibilities`
     #[doc(alias = "/venues/aps/apCompatibilities/query")]
     #[doc(alias = "POST /venues/aps/apCompatibilities/query")]
@@ -239,7 +268,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Query parameter `preCheck` (`boolean`, builder method `pre_check`)
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `ApCompatibilityPage`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueApCompatibilities::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `compatibilities`
     #[doc(alias = "/venues/apCompatibilities/query")]
     #[doc(alias = "POST /venues/apCompatibilities/query")]
@@ -293,17 +324,23 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `AccessPoint`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueAp::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}")]
     #[inline]
-    pub fn get_venue_ap(&self, venue_id: &str, serial_number: &str) -> GetVenueAp<'a> {
+    pub fn get_venue_ap(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> ruckus_one_runtime::Call<'a, AccessPoint, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP,
             &[venue_id, serial_number],
         );
-        GetVenueAp { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update AP.
     ///
@@ -315,7 +352,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Request body (json, required): `AccessPoint`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueAp::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}")]
     #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}")]
@@ -325,14 +364,21 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         serial_number: &str,
         body: &AccessPoint,
-    ) -> UpdateVenueAp<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_AP,
             &[venue_id, serial_number],
         );
         req.json(body);
-        UpdateVenueAp { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete AP.
     ///
@@ -344,7 +390,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Query parameter `resetFirmware` (`boolean`, builder method `reset_firmware`)
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueAp::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}")]
     #[doc(alias = "DELETE /venues/{venueId}/aps/{serialNumber}")]
@@ -370,7 +418,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `ApPictures`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetApPicture::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/pictures")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/pictures")]
     #[inline]
@@ -378,13 +428,13 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-    ) -> GetApPicture<'a> {
+    ) -> ruckus_one_runtime::Call<'a, ApPictures, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_PICTURE,
             &[venue_id, serial_number],
         );
-        GetApPicture { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update AP picture.
     ///
@@ -396,7 +446,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Request body (multipart, optional, builder method `body`): multipart form with parts `file`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApPicture::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data`
+    ///   - `Json`: Accept `application/json`, Content-Type `multipart/form-data`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateApPictures (multipart body with the part `file`)).
     ///
@@ -427,7 +479,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteApPicture::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/pictures")]
     #[doc(alias = "DELETE /venues/{venueId}/aps/{serialNumber}/pictures")]
@@ -436,13 +490,20 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-    ) -> DeleteApPicture<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_AP_PICTURE,
             &[venue_id, serial_number],
         );
-        DeleteApPicture { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get AP logs.
     ///
@@ -453,17 +514,23 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `ApLogs`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetApLogs::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/logs")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/logs")]
     #[inline]
-    pub fn get_ap_logs(&self, venue_id: &str, serial_number: &str) -> GetApLogs<'a> {
+    pub fn get_ap_logs(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+    ) -> ruckus_one_runtime::Call<'a, ApLogs, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_LOGS,
             &[venue_id, serial_number],
         );
-        GetApLogs { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get AP packet capture.
     ///
@@ -474,7 +541,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `ApPackets`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetApPackets::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/packets")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/packets")]
     #[inline]
@@ -482,13 +551,13 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-    ) -> GetApPackets<'a> {
+    ) -> ruckus_one_runtime::Call<'a, ApPackets, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_PACKETS,
             &[venue_id, serial_number],
         );
-        GetApPackets { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get AP Wi-Fi DHCP client leases.
     ///
@@ -499,7 +568,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `WifiDhcpClientLeases`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetApWifiDhcpClientLeases::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/wifiDhcpClientLeases")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/wifiDhcpClientLeases")]
     #[inline]
@@ -507,13 +578,13 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-    ) -> GetApWifiDhcpClientLeases<'a> {
+    ) -> ruckus_one_runtime::Call<'a, WifiDhcpClientLeases, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_WIFI_DHCP_CLIENT_LEASES,
             &[venue_id, serial_number],
         );
-        GetApWifiDhcpClientLeases { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get AP Wi-Fi DHCP pool usages.
     ///
@@ -524,7 +595,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `WifiDhcpPoolUsages`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetApWifiDhcpPoolUsages::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/wifiDhcpPoolUsages")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/wifiDhcpPoolUsages")]
     #[inline]
@@ -532,13 +605,17 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         serial_number: &str,
-    ) -> GetApWifiDhcpPoolUsages<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::WifiDhcpPoolUsages,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_WIFI_DHCP_POOL_USAGES,
             &[venue_id, serial_number],
         );
-        GetApWifiDhcpPoolUsages { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Patch AP client.
     ///
@@ -551,7 +628,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `clientMacAddress`: MAC address of the client.
     /// - Request body (json, required): `ApClient`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApClient::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/clients/{clientMacAddress}")]
     #[doc(
@@ -564,14 +643,21 @@ impl<'a> WirelessApsClient<'a> {
         serial_number: &str,
         client_mac_address: &str,
         body: &ApClient,
-    ) -> PatchApClient<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_AP_CLIENT,
             &[venue_id, serial_number, client_mac_address],
         );
         req.json(body);
-        PatchApClient { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Patch AP diagnosis commands.
     ///
@@ -583,7 +669,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Request body (json, required): `ApDiagnosisCommand`
     /// - Response 200: `ApDiagnosisCommandResponseOperationResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApDiagnosisCommands::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/diagnosisCommands")]
     #[doc(alias = "PATCH /venues/{venueId}/aps/{serialNumber}/diagnosisCommands")]
     #[inline]
@@ -592,14 +680,18 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         serial_number: &str,
         body: &ApDiagnosisCommand,
-    ) -> PatchApDiagnosisCommands<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ApDiagnosisCommandResponseOperationResponse,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_AP_DIAGNOSIS_COMMANDS,
             &[venue_id, serial_number],
         );
         req.json(body);
-        PatchApDiagnosisCommands { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Patch AP neighbors.
     ///
@@ -611,7 +703,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Request body (json, required): `ApNeighbors`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApNeighbors::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/neighbors")]
     #[doc(alias = "PATCH /venues/{venueId}/aps/{serialNumber}/neighbors")]
@@ -621,14 +715,21 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         serial_number: &str,
         body: &ApNeighbors,
-    ) -> PatchApNeighbors<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_AP_NEIGHBORS,
             &[venue_id, serial_number],
         );
         req.json(body);
-        PatchApNeighbors { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Patch AP packet capture.
     ///
@@ -640,7 +741,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Request body (json, required): `ApPacketAction`
     /// - Response 202: `ApPacketActionResponseOperationResponse` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `json`, `json` (default `json`; choose with `PatchApPackets::version`)
+    /// - Versions (`version` takes [`JsonOrJson_2`](super::versions::JsonOrJson_2); the first is the default):
+    ///   - `Json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json`
+    ///   - `Json_2`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/packets")]
     #[doc(alias = "PATCH /venues/{venueId}/aps/{serialNumber}/packets")]
@@ -650,14 +753,21 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         serial_number: &str,
         body: &ApPacketAction,
-    ) -> PatchApPackets<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            ApPacketActionResponseOperationResponse,
+            super::activities::Activity,
+        >,
+        super::versions::JsonOrJson_2,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_AP_PACKETS,
             &[venue_id, serial_number],
         );
         req.json(body);
-        PatchApPackets { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Patch AP system commands.
     ///
@@ -669,7 +779,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Request body (json, required): `ApSystemCommand`
     /// - Response 200: raw JSON (shape not shown)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApSystemCommands::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/systemCommands")]
     #[doc(alias = "PATCH /venues/{venueId}/aps/{serialNumber}/systemCommands")]
     #[inline]
@@ -678,14 +790,14 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         serial_number: &str,
         body: &ApSystemCommand,
-    ) -> PatchApSystemCommands<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &PATCH_AP_SYSTEM_COMMANDS,
             &[venue_id, serial_number],
         );
         req.json(body);
-        PatchApSystemCommands { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query AP neighbors.
     ///
@@ -697,7 +809,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `ApNeighborPage`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryApNeighbors::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `neighbors`
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/neighbors/query")]
     #[doc(alias = "POST /venues/{venueId}/aps/{serialNumber}/neighbors/query")]
@@ -726,7 +840,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Path parameter `snmpAgentProfileId`: Identifier of the SNMP agent profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AddSnmpAgentProfileToAp::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(
         alias = "/venues/{venueId}/aps/{serialNumber}/snmpAgentProfiles/{snmpAgentProfileId}"
@@ -740,13 +856,20 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         serial_number: &str,
         snmp_agent_profile_id: &str,
-    ) -> AddSnmpAgentProfileToAp<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_SNMP_AGENT_PROFILE_TO_AP,
             &[venue_id, serial_number, snmp_agent_profile_id],
         );
-        AddSnmpAgentProfileToAp { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Remove SNMP agent profile from AP.
     ///
@@ -758,7 +881,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Path parameter `snmpAgentProfileId`: Identifier of the SNMP agent profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveSnmpAgentProfileFromAp::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(
         alias = "/venues/{venueId}/aps/{serialNumber}/snmpAgentProfiles/{snmpAgentProfileId}"
@@ -772,15 +897,20 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         serial_number: &str,
         snmp_agent_profile_id: &str,
-    ) -> RemoveSnmpAgentProfileFromAp<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_SNMP_AGENT_PROFILE_FROM_AP,
             &[venue_id, serial_number, snmp_agent_profile_id],
         );
-        RemoveSnmpAgentProfileFromAp {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Add IoT controller to AP.
     ///
@@ -792,7 +922,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Path parameter `iotControllerId`: Identifier of the IoT controller.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AddIotControllerToAp::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(
         alias = "/venues/{venueId}/aps/{serialNumber}/iotControllers/{iotControllerId}"
@@ -806,13 +938,20 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         serial_number: &str,
         iot_controller_id: &str,
-    ) -> AddIotControllerToAp<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_IOT_CONTROLLER_TO_AP,
             &[venue_id, serial_number, iot_controller_id],
         );
-        AddIotControllerToAp { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Remove IoT controller from AP.
     ///
@@ -824,7 +963,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Path parameter `iotControllerId`: Identifier of the IoT controller.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveIotControllerFromAp::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(
         alias = "/venues/{venueId}/aps/{serialNumber}/iotControllers/{iotControllerId}"
@@ -838,13 +979,20 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         serial_number: &str,
         iot_controller_id: &str,
-    ) -> RemoveIotControllerFromAp<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_IOT_CONTROLLER_FROM_AP,
             &[venue_id, serial_number, iot_controller_id],
         );
-        RemoveIotControllerFromAp { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Add client isolation profile to AP LAN port.
     ///
@@ -857,7 +1005,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `portId`: Identifier of the LAN port.
     /// - Path parameter `id`: Identifier of the client isolation profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AddClientIsolationProfileToApLanPort::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(
         alias = "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/clientIsolationProfiles/{id}"
@@ -872,15 +1022,20 @@ impl<'a> WirelessApsClient<'a> {
         serial_number: &str,
         port_id: &str,
         id: &str,
-    ) -> AddClientIsolationProfileToApLanPort<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_CLIENT_ISOLATION_PROFILE_TO_AP_LAN_PORT,
             &[venue_id, serial_number, port_id, id],
         );
-        AddClientIsolationProfileToApLanPort {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Remove client isolation profile from AP LAN port.
     ///
@@ -893,7 +1048,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `portId`: Identifier of the LAN port.
     /// - Path parameter `id`: Identifier of the client isolation profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveClientIsolationProfileFromApLanPort::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(
         alias = "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/clientIsolationProfiles/{id}"
@@ -908,15 +1065,20 @@ impl<'a> WirelessApsClient<'a> {
         serial_number: &str,
         port_id: &str,
         id: &str,
-    ) -> RemoveClientIsolationProfileFromApLanPort<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_CLIENT_ISOLATION_PROFILE_FROM_AP_LAN_PORT,
             &[venue_id, serial_number, port_id, id],
         );
-        RemoveClientIsolationProfileFromApLanPort {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Add SoftGRE profile to AP LAN port.
     ///
@@ -930,7 +1092,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `id`: Identifier of the SoftGRE profile.
     /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `json`, `json` (default `json`; choose with `AddSoftGreProfileToApLanPort::version`)
+    /// - Versions (`version` takes [`JsonOrJson_2`](super::versions::JsonOrJson_2); the first is the default):
+    ///   - `Json`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json`
+    ///   - `Json_2`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(
         alias = "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}"
@@ -966,7 +1130,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `portId`: Identifier of the LAN port.
     /// - Path parameter `id`: Identifier of the SoftGRE profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveSoftGreProfileFromApLanPort::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(
         alias = "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}"
@@ -981,15 +1147,20 @@ impl<'a> WirelessApsClient<'a> {
         serial_number: &str,
         port_id: &str,
         id: &str,
-    ) -> RemoveSoftGreProfileFromApLanPort<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_SOFT_GRE_PROFILE_FROM_AP_LAN_PORT,
             &[venue_id, serial_number, port_id, id],
         );
-        RemoveSoftGreProfileFromApLanPort {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Add Ethernet port profile to AP LAN port.
     ///
@@ -1002,7 +1173,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `portId`: Identifier of the LAN port.
     /// - Path parameter `id`: Identifier of the Ethernet port profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AddEthernetPortProfileToApLanPort::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(
         alias = "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/ethernetPortProfiles/{id}"
@@ -1017,15 +1190,20 @@ impl<'a> WirelessApsClient<'a> {
         serial_number: &str,
         port_id: &str,
         id: &str,
-    ) -> AddEthernetPortProfileToApLanPort<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_ETHERNET_PORT_PROFILE_TO_AP_LAN_PORT,
             &[venue_id, serial_number, port_id, id],
         );
-        AddEthernetPortProfileToApLanPort {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Remove Ethernet port profile from AP LAN port.
     ///
@@ -1038,7 +1216,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `portId`: Identifier of the LAN port.
     /// - Path parameter `id`: Identifier of the Ethernet port profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveEthernetPortProfileFromApLanPort::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(
         alias = "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/ethernetPortProfiles/{id}"
@@ -1053,15 +1233,20 @@ impl<'a> WirelessApsClient<'a> {
         serial_number: &str,
         port_id: &str,
         id: &str,
-    ) -> RemoveEthernetPortProfileFromApLanPort<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_ETHERNET_PORT_PROFILE_FROM_AP_LAN_PORT,
             &[venue_id, serial_number, port_id, id],
         );
-        RemoveEthernetPortProfileFromApLanPort {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Add multicast DNS proxy profile to AP.
     ///
@@ -1073,7 +1258,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Path parameter `id`: Identifier of the multicast DNS proxy profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AddMulticastDnsProxyProfileToAp::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/multicastDnsProxyProfiles/{id}")]
     #[doc(
@@ -1085,15 +1272,20 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         serial_number: &str,
         id: &str,
-    ) -> AddMulticastDnsProxyProfileToAp<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ADD_MULTICAST_DNS_PROXY_PROFILE_TO_AP,
             &[venue_id, serial_number, id],
         );
-        AddMulticastDnsProxyProfileToAp {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Remove multicast DNS proxy profile from AP.
     ///
@@ -1105,7 +1297,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Path parameter `id`: Identifier of the multicast DNS proxy profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveMulticastDnsProxyProfileFromAp::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/multicastDnsProxyProfiles/{id}")]
     #[doc(
@@ -1117,15 +1311,20 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         serial_number: &str,
         id: &str,
-    ) -> RemoveMulticastDnsProxyProfileFromAp<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &REMOVE_MULTICAST_DNS_PROXY_PROFILE_FROM_AP,
             &[venue_id, serial_number, id],
         );
-        RemoveMulticastDnsProxyProfileFromAp {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get AP floor position.
     ///
@@ -1137,7 +1336,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `floorplanId`: Identifier of the floor plan.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `ApFloorPosition`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetApFloorPosition::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     ///
     /// Notes:
     /// - The 423 (Locked) status was removed from the documented responses of this operation.
@@ -1153,13 +1354,13 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         floorplan_id: &str,
         serial_number: &str,
-    ) -> GetApFloorPosition<'a> {
+    ) -> ruckus_one_runtime::Call<'a, ApFloorPosition, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_FLOOR_POSITION,
             &[venue_id, floorplan_id, serial_number],
         );
-        GetApFloorPosition { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update AP floor position.
     ///
@@ -1172,7 +1373,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Request body (json, required): `ApFloorPosition`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApFloorPosition::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     ///
     /// Notes:
@@ -1190,14 +1393,21 @@ impl<'a> WirelessApsClient<'a> {
         floorplan_id: &str,
         serial_number: &str,
         body: &ApFloorPosition,
-    ) -> UpdateApFloorPosition<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_FLOOR_POSITION,
             &[venue_id, floorplan_id, serial_number],
         );
         req.json(body);
-        UpdateApFloorPosition { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete AP floor position.
     ///
@@ -1209,7 +1419,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `floorplanId`: Identifier of the floor plan.
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteApFloorPosition::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     ///
     /// Notes:
@@ -1226,13 +1438,20 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         floorplan_id: &str,
         serial_number: &str,
-    ) -> DeleteApFloorPosition<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_AP_FLOOR_POSITION,
             &[venue_id, floorplan_id, serial_number],
         );
-        DeleteApFloorPosition { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue ap available lte bands.
     ///
@@ -1241,19 +1460,27 @@ impl<'a> WirelessApsClient<'a> {
     /// `GET /venues/apAvailableLteBands` on the `network` API.
     ///
     /// - Response 200: `array<VenueApAvailableLteBands>`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApAvailableLteBands::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApAvailableLteBands).
     #[doc(alias = "/venues/apAvailableLteBands")]
     #[doc(alias = "GET /venues/apAvailableLteBands")]
     #[doc(alias = "getVenueApAvailableLteBands")]
     #[inline]
-    pub fn get_venue_ap_available_lte_bands(&self) -> GetVenueApAvailableLteBands<'a> {
+    pub fn get_venue_ap_available_lte_bands(
+        &self,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        Vec<VenueApAvailableLteBands>,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_AP_AVAILABLE_LTE_BANDS,
             &[],
         );
-        GetVenueApAvailableLteBands { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get ap model capabilities.
     ///
@@ -1262,19 +1489,27 @@ impl<'a> WirelessApsClient<'a> {
     /// `GET /venues/apModelCapabilities` on the `network` API.
     ///
     /// - Response 200: `VenueApModelCapabilities`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetApModelCapabilities::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getApModelCapabilities).
     #[doc(alias = "/venues/apModelCapabilities")]
     #[doc(alias = "GET /venues/apModelCapabilities")]
     #[doc(alias = "getApModelCapabilities")]
     #[inline]
-    pub fn get_ap_model_capabilities(&self) -> GetApModelCapabilities<'a> {
+    pub fn get_ap_model_capabilities(
+        &self,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::VenueApModelCapabilities,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_MODEL_CAPABILITIES,
             &[],
         );
-        GetApModelCapabilities { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get ap lan port overwrite settings.
     ///
@@ -1286,7 +1521,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `serialNumber`: string
     /// - Path parameter `portId`: string
     /// - Response 200: `ApLanPortSettings`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetApLanPortOverwriteSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getApLanPortOverwriteSettings).
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/settings")]
     #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/settings")]
@@ -1297,15 +1534,13 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         serial_number: &str,
         port_id: &str,
-    ) -> GetApLanPortOverwriteSettings<'a> {
+    ) -> ruckus_one_runtime::Call<'a, ApLanPortSettings, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_AP_LAN_PORT_OVERWRITE_SETTINGS,
             &[venue_id, serial_number, port_id],
         );
-        GetApLanPortOverwriteSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update ap lan port overwrite settings.
     ///
@@ -1318,7 +1553,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `portId`: string
     /// - Request body (json, required): `ApLanPortSettings`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApLanPortOverwriteSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateApLanPortOverwriteSettings).
     #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/settings")]
@@ -1331,16 +1568,21 @@ impl<'a> WirelessApsClient<'a> {
         serial_number: &str,
         port_id: &str,
         body: &ApLanPortSettings,
-    ) -> UpdateApLanPortOverwriteSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_AP_LAN_PORT_OVERWRITE_SETTINGS,
             &[venue_id, serial_number, port_id],
         );
         req.json(body);
-        UpdateApLanPortOverwriteSettings {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Deactivate dhcp config service profile on venue.
     ///
@@ -1351,7 +1593,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `dhcpConfigServiceProfileId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateDhcpConfigServiceProfileOnVenue::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateDhcpConfigServiceProfileOnVenue).
     #[doc(
@@ -1366,15 +1610,20 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         dhcp_config_service_profile_id: &str,
-    ) -> DeactivateDhcpConfigServiceProfileOnVenue<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE,
             &[venue_id, dhcp_config_service_profile_id],
         );
-        DeactivateDhcpConfigServiceProfileOnVenue {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue dhcp config service profile settings.
     ///
@@ -1385,7 +1634,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `dhcpConfigServiceProfileId`: string
     /// - Response 200: `VenueDhcpConfigServiceProfileSettings`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueDhcpConfigServiceProfileSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueDhcpConfigServiceProfileSettings).
     #[doc(
         alias = "/venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}"
@@ -1399,15 +1650,17 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         dhcp_config_service_profile_id: &str,
-    ) -> GetVenueDhcpConfigServiceProfileSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::VenueDhcpConfigServiceProfileSettings,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_DHCP_CONFIG_SERVICE_PROFILE_SETTINGS,
             &[venue_id, dhcp_config_service_profile_id],
         );
-        GetVenueDhcpConfigServiceProfileSettings {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Activate dhcp config service profile on venue and update settings.
     ///
@@ -1419,7 +1672,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `dhcpConfigServiceProfileId`: string
     /// - Request body (json, required): `VenueDhcpConfigServiceProfileSettings`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateDhcpConfigServiceProfileOnVenueAndUpdateSettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateDhcpConfigServiceProfileOnVenueAndUpdateSettings).
     #[doc(
@@ -1435,16 +1690,21 @@ impl<'a> WirelessApsClient<'a> {
         venue_id: &str,
         dhcp_config_service_profile_id: &str,
         body: &super::common::VenueDhcpConfigServiceProfileSettings,
-    ) -> ActivateDhcpConfigServiceProfileOnVenueAndUpdateSettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_AND_UPDATE_SETTINGS,
             &[venue_id, dhcp_config_service_profile_id],
         );
         req.json(body);
-        ActivateDhcpConfigServiceProfileOnVenueAndUpdateSettings {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Disassociate iot controller from venue.
     ///
@@ -1455,7 +1715,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `iotControllerId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DisassociateIotControllerFromVenue::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml disassociateIotControllerFromVenue).
     #[doc(alias = "/venues/{venueId}/iotControllers/{iotControllerId}")]
@@ -1466,15 +1728,20 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         iot_controller_id: &str,
-    ) -> DisassociateIotControllerFromVenue<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DISASSOCIATE_IOT_CONTROLLER_FROM_VENUE,
             &[venue_id, iot_controller_id],
         );
-        DisassociateIotControllerFromVenue {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Associate iot controller with venue.
     ///
@@ -1485,7 +1752,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `iotControllerId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AssociateIotControllerWithVenue::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml associateIotControllerWithVenue).
     #[doc(alias = "/venues/{venueId}/iotControllers/{iotControllerId}")]
@@ -1496,15 +1765,20 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         iot_controller_id: &str,
-    ) -> AssociateIotControllerWithVenue<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ASSOCIATE_IOT_CONTROLLER_WITH_VENUE,
             &[venue_id, iot_controller_id],
         );
-        AssociateIotControllerWithVenue {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Deactivate lbs server profile on venue.
     ///
@@ -1515,7 +1789,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `lbsServerProfileId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateLbsServerProfileOnVenue::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateLbsServerProfileOnVenue).
     #[doc(alias = "/venues/{venueId}/lbsServerProfiles/{lbsServerProfileId}")]
@@ -1526,15 +1802,20 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         lbs_server_profile_id: &str,
-    ) -> DeactivateLbsServerProfileOnVenue<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_LBS_SERVER_PROFILE_ON_VENUE,
             &[venue_id, lbs_server_profile_id],
         );
-        DeactivateLbsServerProfileOnVenue {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Activate lbs server profile on venue.
     ///
@@ -1545,7 +1826,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `lbsServerProfileId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateLbsServerProfileOnVenue::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateLbsServerProfileOnVenue).
     #[doc(alias = "/venues/{venueId}/lbsServerProfiles/{lbsServerProfileId}")]
@@ -1556,15 +1839,20 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         lbs_server_profile_id: &str,
-    ) -> ActivateLbsServerProfileOnVenue<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_LBS_SERVER_PROFILE_ON_VENUE,
             &[venue_id, lbs_server_profile_id],
         );
-        ActivateLbsServerProfileOnVenue {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Deactivate rogue policy on venue.
     ///
@@ -1575,7 +1863,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `roguePolicyId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateRoguePolicyOnVenue::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateRoguePolicyOnVenue).
     #[doc(alias = "/venues/{venueId}/roguePolicies/{roguePolicyId}")]
@@ -1586,15 +1876,20 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         rogue_policy_id: &str,
-    ) -> DeactivateRoguePolicyOnVenue<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_ROGUE_POLICY_ON_VENUE,
             &[venue_id, rogue_policy_id],
         );
-        DeactivateRoguePolicyOnVenue {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Activate rogue policy on venue.
     ///
@@ -1605,7 +1900,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `roguePolicyId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateRoguePolicyOnVenue::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateRoguePolicyOnVenue).
     #[doc(alias = "/venues/{venueId}/roguePolicies/{roguePolicyId}")]
@@ -1616,13 +1913,20 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         rogue_policy_id: &str,
-    ) -> ActivateRoguePolicyOnVenue<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_ROGUE_POLICY_ON_VENUE,
             &[venue_id, rogue_policy_id],
         );
-        ActivateRoguePolicyOnVenue { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue rogue policy settings.
     ///
@@ -1632,7 +1936,9 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `VenueRoguePolicySettings`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueRoguePolicySettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueRoguePolicySettings).
     #[doc(alias = "/venues/{venueId}/roguePolicySettings")]
     #[doc(alias = "GET /venues/{venueId}/roguePolicySettings")]
@@ -1641,13 +1947,17 @@ impl<'a> WirelessApsClient<'a> {
     pub fn get_venue_rogue_policy_settings(
         &self,
         venue_id: &str,
-    ) -> GetVenueRoguePolicySettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::VenueRoguePolicySettings,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_ROGUE_POLICY_SETTINGS,
             &[venue_id],
         );
-        GetVenueRoguePolicySettings { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue rogue policy settings.
     ///
@@ -1658,7 +1968,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `VenueRoguePolicySettings`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueRoguePolicySettings::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueRoguePolicySettings).
     #[doc(alias = "/venues/{venueId}/roguePolicySettings")]
@@ -1669,16 +1981,21 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         body: &super::common::VenueRoguePolicySettings,
-    ) -> UpdateVenueRoguePolicySettings<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_ROGUE_POLICY_SETTINGS,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueRoguePolicySettings {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Deactivate snmp agent profile on venue.
     ///
@@ -1689,7 +2006,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `snmpAgentProfileId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateSnmpAgentProfileOnVenue::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateSnmpAgentProfileOnVenue).
     #[doc(alias = "/venues/{venueId}/snmpAgentProfiles/{snmpAgentProfileId}")]
@@ -1700,15 +2019,20 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         snmp_agent_profile_id: &str,
-    ) -> DeactivateSnmpAgentProfileOnVenue<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_SNMP_AGENT_PROFILE_ON_VENUE,
             &[venue_id, snmp_agent_profile_id],
         );
-        DeactivateSnmpAgentProfileOnVenue {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Activate snmp agent profile on venue.
     ///
@@ -1719,7 +2043,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `snmpAgentProfileId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateSnmpAgentProfileOnVenue::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateSnmpAgentProfileOnVenue).
     #[doc(alias = "/venues/{venueId}/snmpAgentProfiles/{snmpAgentProfileId}")]
@@ -1730,15 +2056,20 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         snmp_agent_profile_id: &str,
-    ) -> ActivateSnmpAgentProfileOnVenue<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_SNMP_AGENT_PROFILE_ON_VENUE,
             &[venue_id, snmp_agent_profile_id],
         );
-        ActivateSnmpAgentProfileOnVenue {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Deactivate syslog server profile on venue.
     ///
@@ -1749,7 +2080,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `syslogServerProfileId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateSyslogServerProfileOnVenue::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateSyslogServerProfileOnVenue).
     #[doc(alias = "/venues/{venueId}/syslogServerProfiles/{syslogServerProfileId}")]
@@ -1762,15 +2095,20 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         syslog_server_profile_id: &str,
-    ) -> DeactivateSyslogServerProfileOnVenue<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DEACTIVATE_SYSLOG_SERVER_PROFILE_ON_VENUE,
             &[venue_id, syslog_server_profile_id],
         );
-        DeactivateSyslogServerProfileOnVenue {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Activate syslog server profile on venue.
     ///
@@ -1781,7 +2119,9 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `syslogServerProfileId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateSyslogServerProfileOnVenue::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateSyslogServerProfileOnVenue).
     #[doc(alias = "/venues/{venueId}/syslogServerProfiles/{syslogServerProfileId}")]
@@ -1792,15 +2132,20 @@ impl<'a> WirelessApsClient<'a> {
         &self,
         venue_id: &str,
         syslog_server_profile_id: &str,
-    ) -> ActivateSyslogServerProfileOnVenue<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::WifiOperationResponseRequestIdOnly,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &ACTIVATE_SYSLOG_SERVER_PROFILE_ON_VENUE,
             &[venue_id, syslog_server_profile_id],
         );
-        ActivateSyslogServerProfileOnVenue {
-            req,
-        }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get wifi available channels of venue.
     ///
@@ -1810,7 +2155,10 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `WifiAvailableChannels`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetWifiAvailableChannelsOfVenue::version`)
+    /// - Versions (`version` takes [`V1_1OrV1OrJson`](super::versions::V1_1OrV1OrJson); the first is the default):
+    ///   - `V1_1`: Accept `application/vnd.ruckus.v1.1+json`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getWifiAvailableChannelsOfVenue).
     #[doc(alias = "/venues/{venueId}/wifiAvailableChannels")]
     #[doc(alias = "GET /venues/{venueId}/wifiAvailableChannels")]
@@ -1819,15 +2167,17 @@ impl<'a> WirelessApsClient<'a> {
     pub fn get_wifi_available_channels_of_venue(
         &self,
         venue_id: &str,
-    ) -> GetWifiAvailableChannelsOfVenue<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::WifiAvailableChannels,
+        super::versions::V1_1OrV1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE,
             &[venue_id],
         );
-        GetWifiAvailableChannelsOfVenue {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get venue wifi dhcp client leases.
     ///
@@ -1837,7 +2187,9 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `WifiDhcpClientLeases`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueWifiDhcpClientLeases::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueWifiDhcpClientLeases).
     #[doc(alias = "/venues/{venueId}/wifiDhcpClientLeases")]
     #[doc(alias = "GET /venues/{venueId}/wifiDhcpClientLeases")]
@@ -1846,15 +2198,13 @@ impl<'a> WirelessApsClient<'a> {
     pub fn get_venue_wifi_dhcp_client_leases(
         &self,
         venue_id: &str,
-    ) -> GetVenueWifiDhcpClientLeases<'a> {
+    ) -> ruckus_one_runtime::Call<'a, WifiDhcpClientLeases, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_WIFI_DHCP_CLIENT_LEASES,
             &[venue_id],
         );
-        GetVenueWifiDhcpClientLeases {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get venue wifi dhcp pool usages.
     ///
@@ -1864,7 +2214,9 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `WifiDhcpPoolUsages`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueWifiDhcpPoolUsages::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueWifiDhcpPoolUsages).
     #[doc(alias = "/venues/{venueId}/wifiDhcpPoolUsages")]
     #[doc(alias = "GET /venues/{venueId}/wifiDhcpPoolUsages")]
@@ -1873,12 +2225,16 @@ impl<'a> WirelessApsClient<'a> {
     pub fn get_venue_wifi_dhcp_pool_usages(
         &self,
         venue_id: &str,
-    ) -> GetVenueWifiDhcpPoolUsages<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::WifiDhcpPoolUsages,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_WIFI_DHCP_POOL_USAGES,
             &[venue_id],
         );
-        GetVenueWifiDhcpPoolUsages { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
 }

@@ -2569,21 +2569,33 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// - Request body (json, required): `Venue`
     /// - Response 202: `OperationResponseVenueView` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenue::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (venue_service_api-0.2.8.yaml CreateVenue (not named by the document; added so venues can be created)).
     #[doc(alias = "/venues")]
     #[doc(alias = "POST /venues")]
     #[doc(alias = "CreateVenue")]
     #[inline]
-    pub fn create_venue(&self, body: &Venue) -> CreateVenue<'a> {
+    pub fn create_venue(
+        &self,
+        body: &Venue,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::OperationResponseVenueView,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE,
             &[],
         );
         req.json(body);
-        CreateVenue { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue.
     ///
@@ -2593,19 +2605,24 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `Venue`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenue::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (venue_service_api-0.2.8.yaml GetVenue (not named by the document; the read of a resource the client creates)).
     #[doc(alias = "/venues/{venueId}")]
     #[doc(alias = "GET /venues/{venueId}")]
     #[doc(alias = "GetVenue")]
     #[inline]
-    pub fn get_venue(&self, venue_id: &str) -> GetVenue<'a> {
+    pub fn get_venue(
+        &self,
+        venue_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, Venue, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE,
             &[venue_id],
         );
-        GetVenue { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue.
     ///
@@ -2616,21 +2633,34 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `Venue`
     /// - Response 202: `OperationResponseVenueView` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenue::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (venue_service_api-0.2.8.yaml UpdateVenue (not named by the document; added so venues can be changed)).
     #[doc(alias = "/venues/{venueId}")]
     #[doc(alias = "PUT /venues/{venueId}")]
     #[doc(alias = "UpdateVenue")]
     #[inline]
-    pub fn update_venue(&self, venue_id: &str, body: &Venue) -> UpdateVenue<'a> {
+    pub fn update_venue(
+        &self,
+        venue_id: &str,
+        body: &Venue,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::OperationResponseVenueView,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenue { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete venue.
     ///
@@ -2640,20 +2670,32 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenue::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (venue_service_api-0.2.8.yaml DeleteVenue (not named by the document; the delete of a resource the client creates)).
     #[doc(alias = "/venues/{venueId}")]
     #[doc(alias = "DELETE /venues/{venueId}")]
     #[doc(alias = "DeleteVenue")]
     #[inline]
-    pub fn delete_venue(&self, venue_id: &str) -> DeleteVenue<'a> {
+    pub fn delete_venue(
+        &self,
+        venue_id: &str,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::AsyncResult,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE,
             &[venue_id],
         );
-        DeleteVenue { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Query venues.
     ///
@@ -2663,7 +2705,9 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// - Request body (json, required): `QueryRequest`
     /// - Response 200: `QueryResult`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenues::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml venue (not named by the document; the list of a resource the client creates)).
     ///
@@ -2691,7 +2735,9 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `UploadUrlRequest`
     /// - Response 200: `SignedUrlResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueUploadUrl::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     ///
     /// Notes:
     /// - The 423 (Locked) status was removed from the documented responses of this operation.
@@ -2702,14 +2748,18 @@ impl<'a> WirelessVenuesClient<'a> {
         &self,
         venue_id: &str,
         body: &super::common::UploadUrlRequest,
-    ) -> CreateVenueUploadUrl<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::SignedUrlResponse,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_UPLOAD_URL,
             &[venue_id],
         );
         req.json(body);
-        CreateVenueUploadUrl { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get venue file URL.
     ///
@@ -2720,7 +2770,9 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `fileId`: Identifier of the uploaded file.
     /// - Response 200: `SignedUrlResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueFileUrl::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     ///
     /// Notes:
     /// - The 423 (Locked) status was removed from the documented responses of this operation.
@@ -2731,13 +2783,17 @@ impl<'a> WirelessVenuesClient<'a> {
         &self,
         venue_id: &str,
         file_id: &str,
-    ) -> GetVenueFileUrl<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        super::common::SignedUrlResponse,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_FILE_URL,
             &[venue_id, file_id],
         );
-        GetVenueFileUrl { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query venue floor plans.
     ///
@@ -2748,7 +2804,9 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, optional, builder method `body`): `FloorPlanQuery`
     /// - Response 200: `FloorPlanPage`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueFloorplans::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     ///
     /// Notes:
     /// - The 423 (Locked) status was removed from the documented responses of this operation.
@@ -2772,7 +2830,9 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// - Request body (json, required): `array<array<QosMatchField>>`
     /// - Response 200: `QueryResponseQosStats`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryQosStatistics::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     ///
     /// Notes:
     /// - The body is a list of condition lists (each a list of field and value pairs), not a query object with page fields, so the client does not page this operation.
@@ -2782,14 +2842,14 @@ impl<'a> WirelessVenuesClient<'a> {
     pub fn query_qos_statistics(
         &self,
         body: &Vec<Vec<super::common::QosMatchField>>,
-    ) -> QueryQosStatistics<'a> {
+    ) -> ruckus_one_runtime::Call<'a, QueryResponseQosStats, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &QUERY_QOS_STATISTICS,
             &[],
         );
         req.json(body);
-        QueryQosStatistics { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List models of venue APs.
     ///
@@ -2799,17 +2859,22 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `AggregatedDeviceModel`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueApsModels::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/aps/models")]
     #[doc(alias = "GET /venues/{venueId}/aps/models")]
     #[inline]
-    pub fn list_venue_aps_models(&self, venue_id: &str) -> ListVenueApsModels<'a> {
+    pub fn list_venue_aps_models(
+        &self,
+        venue_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, AggregatedDeviceModel, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_APS_MODELS,
             &[venue_id],
         );
-        ListVenueApsModels { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List venue mesh topologies.
     ///
@@ -2819,20 +2884,26 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `QueryResponseTopologyResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueMeshTopologies::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/meshTopologies")]
     #[doc(alias = "GET /venues/{venueId}/meshTopologies")]
     #[inline]
     pub fn list_venue_mesh_topologies(
         &self,
         venue_id: &str,
-    ) -> ListVenueMeshTopologies<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        QueryResponseTopologyResponse,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_MESH_TOPOLOGIES,
             &[venue_id],
         );
-        ListVenueMeshTopologies { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List venue topologies.
     ///
@@ -2843,7 +2914,9 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Query parameter `meshOnly` (`boolean`, argument `mesh_only`)
     /// - Response 200: `QueryResponseTopologyResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueTopologies::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/venues/{venueId}/topologies")]
     #[doc(alias = "GET /venues/{venueId}/topologies")]
     #[inline]
@@ -2851,14 +2924,18 @@ impl<'a> WirelessVenuesClient<'a> {
         &self,
         venue_id: &str,
         mesh_only: bool,
-    ) -> ListVenueTopologies<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        QueryResponseTopologyResponse,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_VENUE_TOPOLOGIES,
             &[venue_id],
         );
         req.query("meshOnly", &mesh_only);
-        ListVenueTopologies { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get venue floor plan.
     ///
@@ -2869,7 +2946,9 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `floorPlanId`: string
     /// - Response 200: `FloorPlanView`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueFloorPlan::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (venue_service_api-0.2.8.yaml GetVenueFloorPlan).
     #[doc(alias = "/venues/{venueId}/floorplans/{floorPlanId}")]
     #[doc(alias = "GET /venues/{venueId}/floorplans/{floorPlanId}")]
@@ -2879,13 +2958,13 @@ impl<'a> WirelessVenuesClient<'a> {
         &self,
         venue_id: &str,
         floor_plan_id: &str,
-    ) -> GetVenueFloorPlan<'a> {
+    ) -> ruckus_one_runtime::Call<'a, FloorPlanView, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_FLOOR_PLAN,
             &[venue_id, floor_plan_id],
         );
-        GetVenueFloorPlan { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update venue floor plan.
     ///
@@ -2897,7 +2976,9 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Path parameter `floorPlanId`: string
     /// - Request body (json, required): `FloorPlanView`
     /// - Response 202: `OperationResponseFloorPlanView`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueFloorPlan::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (venue_service_api-0.2.8.yaml UpdateVenueFloorPlan).
     #[doc(alias = "/venues/{venueId}/floorplans/{floorPlanId}")]
@@ -2909,14 +2990,21 @@ impl<'a> WirelessVenuesClient<'a> {
         venue_id: &str,
         floor_plan_id: &str,
         body: &FloorPlanView,
-    ) -> UpdateVenueFloorPlan<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            OperationResponseFloorPlanView,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_VENUE_FLOOR_PLAN,
             &[venue_id, floor_plan_id],
         );
         req.json(body);
-        UpdateVenueFloorPlan { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Delete venue floor plan.
     ///
@@ -2927,7 +3015,9 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Path parameter `floorPlanId`: string
     /// - Response 202: `OperationResponseVoid`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueFloorPlan::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (venue_service_api-0.2.8.yaml DeleteVenueFloorPlan).
     #[doc(alias = "/venues/{venueId}/floorplans/{floorPlanId}")]
@@ -2938,13 +3028,20 @@ impl<'a> WirelessVenuesClient<'a> {
         &self,
         venue_id: &str,
         floor_plan_id: &str,
-    ) -> DeleteVenueFloorPlan<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            super::common::OperationResponseVoid,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_VENUE_FLOOR_PLAN,
             &[venue_id, floor_plan_id],
         );
-        DeleteVenueFloorPlan { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue floor plans.
     ///
@@ -2954,19 +3051,24 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `array<FloorPlanView>`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueFloorPlans::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (venue_service_api-0.2.8.yaml GetVenueFloorPlans).
     #[doc(alias = "/venues/{venueId}/floorplans")]
     #[doc(alias = "GET /venues/{venueId}/floorplans")]
     #[doc(alias = "GetVenueFloorPlans")]
     #[inline]
-    pub fn get_venue_floor_plans(&self, venue_id: &str) -> GetVenueFloorPlans<'a> {
+    pub fn get_venue_floor_plans(
+        &self,
+        venue_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, Vec<FloorPlanView>, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_VENUE_FLOOR_PLANS,
             &[venue_id],
         );
-        GetVenueFloorPlans { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create venue floor plan.
     ///
@@ -2977,7 +3079,9 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `FloorPlanView`
     /// - Response 202: `OperationResponseFloorPlanView`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueFloorPlan::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (venue_service_api-0.2.8.yaml createVenueFloorPlan).
     #[doc(alias = "/venues/{venueId}/floorplans")]
@@ -2988,14 +3092,21 @@ impl<'a> WirelessVenuesClient<'a> {
         &self,
         venue_id: &str,
         body: &FloorPlanView,
-    ) -> CreateVenueFloorPlan<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            OperationResponseFloorPlanView,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_VENUE_FLOOR_PLAN,
             &[venue_id],
         );
         req.json(body);
-        CreateVenueFloorPlan { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get venue rogue aps.
     ///
@@ -3006,7 +3117,9 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `DynamicQueryPayload`
     /// - Response 200: `QueryResponseRogueAp`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueRogueAps::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getVenueRogueAPs).
     #[doc(alias = "/venues/{venueId}/rogueAps/query")]
@@ -3045,82 +3158,6 @@ static CREATE_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
-/// Representations offered by `create_venue`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateVenueVersion = super::versions::V1OrJson;
-/// Request builder for `WirelessVenuesClient::create_venue` (Create venue).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateVenue<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateVenue<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateVenueVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::OperationResponseVenueView,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::OperationResponseVenueView,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue",
     method: ruckus_one_runtime::Method::Get,
@@ -3139,52 +3176,6 @@ static GET_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
-/// Representations offered by `get_venue`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueVersion = super::versions::V1OrJson;
-/// Request builder for `WirelessVenuesClient::get_venue` (Get venue).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenue<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenue<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVenueVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Venue> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue",
     method: ruckus_one_runtime::Method::Put,
@@ -3203,82 +3194,6 @@ static UPDATE_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
-/// Representations offered by `update_venue`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueVersion = super::versions::V1OrJson;
-/// Request builder for `WirelessVenuesClient::update_venue` (Update venue).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenue<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenue<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateVenueVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::OperationResponseVenueView,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::OperationResponseVenueView,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DELETE_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue",
     method: ruckus_one_runtime::Method::Delete,
@@ -3297,82 +3212,6 @@ static DELETE_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
-/// Representations offered by `delete_venue`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteVenueVersion = super::versions::V1OrJson;
-/// Request builder for `WirelessVenuesClient::delete_venue` (Delete venue).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenue<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenue<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteVenueVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::AsyncResult,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static QUERY_VENUES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venues",
     method: ruckus_one_runtime::Method::Post,
@@ -3391,13 +3230,6 @@ static QUERY_VENUES: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `query_venues`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryVenuesVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::query_venues` (Query venues).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -3413,9 +3245,9 @@ impl<'a> QueryVenues<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryVenuesVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3474,54 +3306,6 @@ static CREATE_VENUE_UPLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
-/// Representations offered by `create_venue_upload_url`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateVenueUploadUrlVersion = super::versions::V1OrJson;
-/// Request builder for `WirelessVenuesClient::create_venue_upload_url` (Create venue upload URL).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateVenueUploadUrl<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateVenueUploadUrl<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateVenueUploadUrlVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::SignedUrlResponse> {
-        self.req.send_json()
-    }
-}
 static GET_VENUE_FILE_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_file_url",
     method: ruckus_one_runtime::Method::Get,
@@ -3540,54 +3324,6 @@ static GET_VENUE_FILE_URL: ruckus_one_runtime::internal::Operation = ruckus_one_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
-/// Representations offered by `get_venue_file_url`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueFileUrlVersion = super::versions::V1OrJson;
-/// Request builder for `WirelessVenuesClient::get_venue_file_url` (Get venue file URL).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueFileUrl<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueFileUrl<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVenueFileUrlVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, super::common::SignedUrlResponse> {
-        self.req.send_json()
-    }
-}
 static QUERY_VENUE_FLOORPLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_floorplans",
     method: ruckus_one_runtime::Method::Post,
@@ -3606,13 +3342,6 @@ static QUERY_VENUE_FLOORPLANS: ruckus_one_runtime::internal::Operation = ruckus_
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
-/// Representations offered by `query_venue_floorplans`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryVenueFloorplansVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::query_venue_floorplans` (Query venue floor plans).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -3635,9 +3364,9 @@ impl<'a> QueryVenueFloorplans<'a> {
         self.req.json(body);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryVenueFloorplansVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3677,52 +3406,6 @@ static QUERY_QOS_STATISTICS: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `query_qos_statistics`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryQosStatisticsVersion = super::versions::V1OrJson;
-/// Request builder for `WirelessVenuesClient::query_qos_statistics` (Query QoS statistics).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct QueryQosStatistics<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> QueryQosStatistics<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: QueryQosStatisticsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseQosStats> {
-        self.req.send_json()
-    }
-}
 static LIST_VENUE_APS_MODELS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_aps_models",
     method: ruckus_one_runtime::Method::Get,
@@ -3741,52 +3424,6 @@ static LIST_VENUE_APS_MODELS: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `list_venue_aps_models`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListVenueApsModelsVersion = super::versions::V1OrJson;
-/// Request builder for `WirelessVenuesClient::list_venue_aps_models` (List models of venue APs).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListVenueApsModels<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListVenueApsModels<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ListVenueApsModelsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AggregatedDeviceModel> {
-        self.req.send_json()
-    }
-}
 static LIST_VENUE_MESH_TOPOLOGIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_mesh_topologies",
     method: ruckus_one_runtime::Method::Get,
@@ -3805,52 +3442,6 @@ static LIST_VENUE_MESH_TOPOLOGIES: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `list_venue_mesh_topologies`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListVenueMeshTopologiesVersion = super::versions::V1OrJson;
-/// Request builder for `WirelessVenuesClient::list_venue_mesh_topologies` (List venue mesh topologies).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListVenueMeshTopologies<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListVenueMeshTopologies<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ListVenueMeshTopologiesVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseTopologyResponse> {
-        self.req.send_json()
-    }
-}
 static LIST_VENUE_TOPOLOGIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_topologies",
     method: ruckus_one_runtime::Method::Get,
@@ -3869,52 +3460,6 @@ static LIST_VENUE_TOPOLOGIES: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `list_venue_topologies`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListVenueTopologiesVersion = super::versions::V1OrJson;
-/// Request builder for `WirelessVenuesClient::list_venue_topologies` (List venue topologies).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListVenueTopologies<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListVenueTopologies<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ListVenueTopologiesVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, QueryResponseTopologyResponse> {
-        self.req.send_json()
-    }
-}
 static GET_VENUE_FLOOR_PLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_floor_plan",
     method: ruckus_one_runtime::Method::Get,
@@ -3933,52 +3478,6 @@ static GET_VENUE_FLOOR_PLAN: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
-/// Representations offered by `get_venue_floor_plan`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueFloorPlanVersion = super::versions::V1OrJson;
-/// Request builder for `WirelessVenuesClient::get_venue_floor_plan` (Get venue floor plan).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueFloorPlan<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueFloorPlan<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVenueFloorPlanVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, FloorPlanView> {
-        self.req.send_json()
-    }
-}
 static UPDATE_VENUE_FLOOR_PLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_floor_plan",
     method: ruckus_one_runtime::Method::Put,
@@ -3997,82 +3496,6 @@ static UPDATE_VENUE_FLOOR_PLAN: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
-/// Representations offered by `update_venue_floor_plan`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateVenueFloorPlanVersion = super::versions::V1OrJson;
-/// Request builder for `WirelessVenuesClient::update_venue_floor_plan` (Update venue floor plan).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueFloorPlan<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateVenueFloorPlan<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateVenueFloorPlanVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            OperationResponseFloorPlanView,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            OperationResponseFloorPlanView,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static DELETE_VENUE_FLOOR_PLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_floor_plan",
     method: ruckus_one_runtime::Method::Delete,
@@ -4091,82 +3514,6 @@ static DELETE_VENUE_FLOOR_PLAN: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
-/// Representations offered by `delete_venue_floor_plan`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteVenueFloorPlanVersion = super::versions::V1OrJson;
-/// Request builder for `WirelessVenuesClient::delete_venue_floor_plan` (Delete venue floor plan).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteVenueFloorPlan<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteVenueFloorPlan<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteVenueFloorPlanVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            super::common::OperationResponseVoid,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            super::common::OperationResponseVoid,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_VENUE_FLOOR_PLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_floor_plans",
     method: ruckus_one_runtime::Method::Get,
@@ -4185,52 +3532,6 @@ static GET_VENUE_FLOOR_PLANS: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
-/// Representations offered by `get_venue_floor_plans`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueFloorPlansVersion = super::versions::V1OrJson;
-/// Request builder for `WirelessVenuesClient::get_venue_floor_plans` (Get venue floor plans).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueFloorPlans<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetVenueFloorPlans<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetVenueFloorPlansVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Vec<FloorPlanView>> {
-        self.req.send_json()
-    }
-}
 static CREATE_VENUE_FLOOR_PLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_floor_plan",
     method: ruckus_one_runtime::Method::Post,
@@ -4249,82 +3550,6 @@ static CREATE_VENUE_FLOOR_PLAN: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
 };
-/// Representations offered by `create_venue_floor_plan`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateVenueFloorPlanVersion = super::versions::V1OrJson;
-/// Request builder for `WirelessVenuesClient::create_venue_floor_plan` (Create venue floor plan).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateVenueFloorPlan<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateVenueFloorPlan<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateVenueFloorPlanVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            OperationResponseFloorPlanView,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            OperationResponseFloorPlanView,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_VENUE_ROGUE_APS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_rogue_aps",
     method: ruckus_one_runtime::Method::Post,
@@ -4343,13 +3568,6 @@ static GET_VENUE_ROGUE_APS: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
 };
-/// Representations offered by `get_venue_rogue_aps`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetVenueRogueApsVersion = super::versions::V1OrJson;
 /// Request builder for `WirelessVenuesClient::get_venue_rogue_aps` (Get venue rogue aps).
 ///
 /// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
@@ -4365,9 +3583,9 @@ impl<'a> GetVenueRogueAps<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetVenueRogueApsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }

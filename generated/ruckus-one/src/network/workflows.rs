@@ -3109,7 +3109,9 @@ impl<'a> WorkflowsClient<'a> {
     /// - Query parameter `page` (`integer`, builder method `page`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Response 200: `PageEntityModelAction`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllEnrollmentActions::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Pagination: `spring`, items in `content`
     /// - Provenance: reference (workflow_actions_api-0.0.2.yaml getAllEnrollmentActions).
     #[doc(alias = "/enrollmentActions")]
@@ -3132,7 +3134,9 @@ impl<'a> WorkflowsClient<'a> {
     ///
     /// - Request body (json, required): `json`
     /// - Response 202: `WorkflowAcceptedResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateEnrollmentActions::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (workflow_actions_api-0.0.2.yaml createEnrollmentActions).
     #[doc(alias = "/enrollmentActions")]
@@ -3142,14 +3146,21 @@ impl<'a> WorkflowsClient<'a> {
     pub fn create_enrollment_actions(
         &self,
         body: &impl serde::Serialize,
-    ) -> CreateEnrollmentActions<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            WorkflowAcceptedResponse,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_ENROLLMENT_ACTIONS,
             &[],
         );
         req.json(body);
-        CreateEnrollmentActions { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Query enrollment actions.
     ///
@@ -3159,7 +3170,9 @@ impl<'a> WorkflowsClient<'a> {
     ///
     /// - Request body (json, optional, builder method `body`): `ActionQueryCriteria`
     /// - Response 200: `PageEntityModelAction`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEnrollmentActions::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `content`
     /// - Provenance: reference (workflow_actions_api-0.0.2.yaml queryEnrollmentActions).
     #[doc(alias = "/enrollmentActions/query")]
@@ -3205,19 +3218,24 @@ impl<'a> WorkflowsClient<'a> {
     ///
     /// - Path parameter `actionId`: string
     /// - Response 200: `Action`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetEnrollmentAction::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Provenance: reference (workflow_actions_api-0.0.2.yaml getEnrollmentAction).
     #[doc(alias = "/enrollmentActions/{actionId}")]
     #[doc(alias = "GET /enrollmentActions/{actionId}")]
     #[doc(alias = "getEnrollmentAction")]
     #[inline]
-    pub fn get_enrollment_action(&self, action_id: &str) -> GetEnrollmentAction<'a> {
+    pub fn get_enrollment_action(
+        &self,
+        action_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, Action, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ENROLLMENT_ACTION,
             &[action_id],
         );
-        GetEnrollmentAction { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete enrollment actions.
     ///
@@ -3227,7 +3245,9 @@ impl<'a> WorkflowsClient<'a> {
     ///
     /// - Path parameter `actionId`: string
     /// - Response 202: `WorkflowAcceptedResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteEnrollmentActions::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (workflow_actions_api-0.0.2.yaml deleteEnrollmentActions).
     #[doc(alias = "/enrollmentActions/{actionId}")]
@@ -3237,13 +3257,20 @@ impl<'a> WorkflowsClient<'a> {
     pub fn delete_enrollment_actions(
         &self,
         action_id: &str,
-    ) -> DeleteEnrollmentActions<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<
+            WorkflowAcceptedResponse,
+            super::activities::Activity,
+        >,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_ENROLLMENT_ACTIONS,
             &[action_id],
         );
-        DeleteEnrollmentActions { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Edit enrollment actions.
     ///
@@ -3254,7 +3281,9 @@ impl<'a> WorkflowsClient<'a> {
     /// - Path parameter `actionId`: string
     /// - Request body (json, required): `json`
     /// - Response 202: `AcceptedResponse3`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `EditEnrollmentActions::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (workflow_actions_api-0.0.2.yaml editEnrollmentActions).
     #[doc(alias = "/enrollmentActions/{actionId}")]
@@ -3265,14 +3294,18 @@ impl<'a> WorkflowsClient<'a> {
         &self,
         action_id: &str,
         body: &impl serde::Serialize,
-    ) -> EditEnrollmentActions<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<AcceptedResponse3, super::activities::Activity>,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &EDIT_ENROLLMENT_ACTIONS,
             &[action_id],
         );
         req.json(body);
-        EditEnrollmentActions { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get signed url for download workflow.
     ///
@@ -3290,13 +3323,13 @@ impl<'a> WorkflowsClient<'a> {
     pub fn get_enrollment_action_file_url(
         &self,
         file_id: &str,
-    ) -> GetEnrollmentActionFileUrl<'a> {
+    ) -> ruckus_one_runtime::Call<'a, super::common::FileResponse> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ENROLLMENT_ACTION_FILE_URL,
             &[file_id],
         );
-        GetEnrollmentActionFileUrl { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete file.
     ///
@@ -3312,13 +3345,13 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "DELETE /enrollmentActions/files/{fileId}")]
     #[doc(alias = "DeleteFile")]
     #[inline]
-    pub fn delete_file(&self, file_id: &str) -> DeleteFile<'a> {
+    pub fn delete_file(&self, file_id: &str) -> ruckus_one_runtime::Call<'a, ()> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_FILE,
             &[file_id],
         );
-        DeleteFile { req }
+        req.call(ruckus_one_runtime::internal::Request::send_empty)
     }
     /// Get all enrollment action by type.
     ///
@@ -3331,7 +3364,9 @@ impl<'a> WorkflowsClient<'a> {
     /// - Query parameter `page` (`integer`, builder method `page`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Response 200: `PageEntityModelAction`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllEnrollmentActionByType::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Pagination: `spring`, items in `content`
     /// - Provenance: reference (workflow_actions_api-0.0.2.yaml getAllEnrollmentActionByType).
     #[doc(alias = "/enrollmentActions/actionTypes/{actionType}")]
@@ -3359,7 +3394,9 @@ impl<'a> WorkflowsClient<'a> {
     ///
     /// - Request body (json, required): `Workflow`
     /// - Response 202: `AsycRequestResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateWorkflow::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml createWorkflow).
@@ -3367,14 +3404,21 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "POST /workflows")]
     #[doc(alias = "createWorkflow")]
     #[inline]
-    pub fn create_workflow(&self, body: &Workflow) -> CreateWorkflow<'a> {
+    pub fn create_workflow(
+        &self,
+        body: &Workflow,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_WORKFLOW,
             &[],
         );
         req.json(body);
-        CreateWorkflow { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Clone workflow.
     ///
@@ -3384,7 +3428,9 @@ impl<'a> WorkflowsClient<'a> {
     ///
     /// - Path parameter `workflowId`: string
     /// - Response 202: `AsycRequestResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CloneWorkflow::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml cloneWorkflow).
@@ -3392,13 +3438,20 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "POST /workflows/{workflowId}/workflows")]
     #[doc(alias = "cloneWorkflow")]
     #[inline]
-    pub fn clone_workflow(&self, workflow_id: &str) -> CloneWorkflow<'a> {
+    pub fn clone_workflow(
+        &self,
+        workflow_id: &str,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CLONE_WORKFLOW,
             &[workflow_id],
         );
-        CloneWorkflow { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Query for versioned workflows.
     ///
@@ -3410,7 +3463,9 @@ impl<'a> WorkflowsClient<'a> {
     /// - Query parameter `excludeContent` (`boolean`, builder method `exclude_content`)
     /// - Request body (json, required): `AdaptiveRadiusWorkflowQueryData`
     /// - Response 200: `PagedResponseResourceWorkflow`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryForVersionedWorkflows::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml queryForVersionedWorkflows).
@@ -3439,20 +3494,25 @@ impl<'a> WorkflowsClient<'a> {
     ///
     /// - Path parameter `workflowId`: string
     /// - Response 200: `UiConfiguration`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetUiConfiguration::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml getUiConfiguration).
     #[doc(alias = "/workflows/{workflowId}/uiConfigurations")]
     #[doc(alias = "GET /workflows/{workflowId}/uiConfigurations")]
     #[doc(alias = "getUiConfiguration")]
     #[inline]
-    pub fn get_ui_configuration(&self, workflow_id: &str) -> GetUiConfiguration<'a> {
+    pub fn get_ui_configuration(
+        &self,
+        workflow_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, UiConfiguration, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_UI_CONFIGURATION,
             &[workflow_id],
         );
-        GetUiConfiguration { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create ui config.
     ///
@@ -3463,7 +3523,9 @@ impl<'a> WorkflowsClient<'a> {
     /// - Path parameter `workflowId`: string
     /// - Request body (multipart, optional, builder method `body`): multipart form with parts `file`
     /// - Response 202: `AsycRequestResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateUiConfig::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data`
+    ///   - `Json`: Accept `application/json`, Content-Type `multipart/form-data`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml createUiConfig).
@@ -3487,7 +3549,9 @@ impl<'a> WorkflowsClient<'a> {
     ///
     /// - Path parameter `workflowId`: string
     /// - Response 202: `AsycRequestResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ResetUiConfig::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml resetUiConfig).
@@ -3495,13 +3559,20 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "DELETE /workflows/{workflowId}/uiConfigurations")]
     #[doc(alias = "resetUiConfig")]
     #[inline]
-    pub fn reset_ui_config(&self, workflow_id: &str) -> ResetUiConfig<'a> {
+    pub fn reset_ui_config(
+        &self,
+        workflow_id: &str,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &RESET_UI_CONFIG,
             &[workflow_id],
         );
-        ResetUiConfig { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get all split step options for step.
     ///
@@ -3512,7 +3583,9 @@ impl<'a> WorkflowsClient<'a> {
     /// - Path parameter `workflowId`: string
     /// - Path parameter `stepId`: string
     /// - Response 200: `PagedResponseResourceSplitStepOption`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllSplitStepOptionsForStep::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml getAllSplitStepOptionsForStep).
     #[doc(alias = "/workflows/{workflowId}/steps/{stepId}/splitOptions")]
@@ -3523,15 +3596,17 @@ impl<'a> WorkflowsClient<'a> {
         &self,
         workflow_id: &str,
         step_id: &str,
-    ) -> GetAllSplitStepOptionsForStep<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        PagedResponseResourceSplitStepOption,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_ALL_SPLIT_STEP_OPTIONS_FOR_STEP,
             &[workflow_id, step_id],
         );
-        GetAllSplitStepOptionsForStep {
-            req,
-        }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Create option.
     ///
@@ -3543,7 +3618,9 @@ impl<'a> WorkflowsClient<'a> {
     /// - Path parameter `stepId`: string
     /// - Request body (json, required): `SplitStepOption`
     /// - Response 202: `AsycRequestResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateOption::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml createOption).
@@ -3556,14 +3633,18 @@ impl<'a> WorkflowsClient<'a> {
         workflow_id: &str,
         step_id: &str,
         body: &SplitStepOption,
-    ) -> CreateOption<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_OPTION,
             &[workflow_id, step_id],
         );
         req.json(body);
-        CreateOption { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Create next step for option.
     ///
@@ -3576,7 +3657,9 @@ impl<'a> WorkflowsClient<'a> {
     /// - Path parameter `optionId`: string
     /// - Request body (json, required): `AbstractActionStep`
     /// - Response 202: `AsycRequestResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateNextStepForOption::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml createNextStepForOption).
@@ -3594,14 +3677,18 @@ impl<'a> WorkflowsClient<'a> {
         step_id: &str,
         option_id: &str,
         body: &AbstractActionStep,
-    ) -> CreateNextStepForOption<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_NEXT_STEP_FOR_OPTION,
             &[workflow_id, step_id, option_id],
         );
         req.json(body);
-        CreateNextStepForOption { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Create child step.
     ///
@@ -3613,7 +3700,9 @@ impl<'a> WorkflowsClient<'a> {
     /// - Path parameter `stepId`: string
     /// - Request body (json, required): `AbstractActionStep`
     /// - Response 202: `AsycRequestResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateChildStep::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml createChildStep).
@@ -3626,14 +3715,18 @@ impl<'a> WorkflowsClient<'a> {
         workflow_id: &str,
         step_id: &str,
         body: &AbstractActionStep,
-    ) -> CreateChildStep<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_CHILD_STEP,
             &[workflow_id, step_id],
         );
         req.json(body);
-        CreateChildStep { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Nested clone workflow.
     ///
@@ -3645,7 +3738,9 @@ impl<'a> WorkflowsClient<'a> {
     /// - Path parameter `stepId`: string
     /// - Path parameter `referencedWorkflowId`: string
     /// - Response 202: `AsycRequestResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `NestedCloneWorkflow::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml nestedCloneWorkflow).
@@ -3662,13 +3757,17 @@ impl<'a> WorkflowsClient<'a> {
         workflow_id: &str,
         step_id: &str,
         referenced_workflow_id: &str,
-    ) -> NestedCloneWorkflow<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &NESTED_CLONE_WORKFLOW,
             &[workflow_id, step_id, referenced_workflow_id],
         );
-        NestedCloneWorkflow { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Query for steps assigned to this workflow.
     ///
@@ -3680,7 +3779,9 @@ impl<'a> WorkflowsClient<'a> {
     /// - Query parameter `excludeContent` (`boolean`, builder method `exclude_content`)
     /// - Request body (json, required): `AdaptiveRadiusWorkflowQueryData`
     /// - Response 200: `PagedResponseResourceAbstractBaseStep`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryForStepsAssignedToThisWorkflow::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml queryForStepsAssignedToThisWorkflow).
@@ -3712,7 +3813,9 @@ impl<'a> WorkflowsClient<'a> {
     /// - Query parameter `excludeContent` (`boolean`, builder method `exclude_content`)
     /// - Request body (json, required): `AdaptiveRadiusWorkflowQueryData`
     /// - Response 200: `PagedResponseResourceWorkflow`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryForWorkflows::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml queryForWorkflows).
@@ -3741,7 +3844,9 @@ impl<'a> WorkflowsClient<'a> {
     /// - Query parameter `excludeContent` (`boolean`, builder method `exclude_content`)
     /// - Request body (json, required): `AdaptiveRadiusWorkflowQueryData`
     /// - Response 200: `PagedResponseResourceActionDefinition`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryForActionDefinitions::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml queryForActionDefinitions).
@@ -3769,20 +3874,25 @@ impl<'a> WorkflowsClient<'a> {
     ///
     /// - Path parameter `workflowId`: string
     /// - Response 200: `Workflow`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetWorkflowById::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml getWorkflowById).
     #[doc(alias = "/workflows/{workflowId}")]
     #[doc(alias = "GET /workflows/{workflowId}")]
     #[doc(alias = "getWorkflowById")]
     #[inline]
-    pub fn get_workflow_by_id(&self, workflow_id: &str) -> GetWorkflowById<'a> {
+    pub fn get_workflow_by_id(
+        &self,
+        workflow_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, Workflow, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_WORKFLOW_BY_ID,
             &[workflow_id],
         );
-        GetWorkflowById { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete workflow.
     ///
@@ -3792,7 +3902,9 @@ impl<'a> WorkflowsClient<'a> {
     ///
     /// - Path parameter `workflowId`: string
     /// - Response 202: `AsycRequestResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteWorkflow::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml deleteWorkflow).
@@ -3800,13 +3912,20 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "DELETE /workflows/{workflowId}")]
     #[doc(alias = "deleteWorkflow")]
     #[inline]
-    pub fn delete_workflow(&self, workflow_id: &str) -> DeleteWorkflow<'a> {
+    pub fn delete_workflow(
+        &self,
+        workflow_id: &str,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_WORKFLOW,
             &[workflow_id],
         );
-        DeleteWorkflow { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Update workflow.
     ///
@@ -3818,7 +3937,9 @@ impl<'a> WorkflowsClient<'a> {
     /// - Request body (json, required): `Workflow`
     /// - Response 200: `AsycRequestResponse`
     /// - Response 202: `AsycRequestResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateWorkflow::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml updateWorkflow).
@@ -3830,14 +3951,18 @@ impl<'a> WorkflowsClient<'a> {
         &self,
         workflow_id: &str,
         body: &Workflow,
-    ) -> UpdateWorkflow<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
+        super::versions::V1OrJson,
+    > {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_WORKFLOW,
             &[workflow_id],
         );
         req.json(body);
-        UpdateWorkflow { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get image file.
     ///
@@ -3848,7 +3973,9 @@ impl<'a> WorkflowsClient<'a> {
     /// - Path parameter `workflowId`: string
     /// - Path parameter `imageType`: string
     /// - Response 200: `UiConfigImage`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetImageFile::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml getImageFile).
     #[doc(alias = "/workflows/{workflowId}/uiConfigurations/{imageType}")]
@@ -3859,13 +3986,13 @@ impl<'a> WorkflowsClient<'a> {
         &self,
         workflow_id: &str,
         image_type: &str,
-    ) -> GetImageFile<'a> {
+    ) -> ruckus_one_runtime::Call<'a, UiConfigImage, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_IMAGE_FILE,
             &[workflow_id, image_type],
         );
-        GetImageFile { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get all steps for workflow.
     ///
@@ -3878,7 +4005,9 @@ impl<'a> WorkflowsClient<'a> {
     /// - Query parameter `page` (`string`, builder method `page`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Response 200: `PagedResponseResourceAbstractBaseStep`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllStepsForWorkflow::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml getAllStepsForWorkflow).
@@ -3906,20 +4035,26 @@ impl<'a> WorkflowsClient<'a> {
     /// - Path parameter `workflowId`: string
     /// - Path parameter `stepId`: string
     /// - Response 200: `AbstractBaseStep`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetStepById::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml getStepById).
     #[doc(alias = "/workflows/{workflowId}/steps/{stepId}")]
     #[doc(alias = "GET /workflows/{workflowId}/steps/{stepId}")]
     #[doc(alias = "getStepById")]
     #[inline]
-    pub fn get_step_by_id(&self, workflow_id: &str, step_id: &str) -> GetStepById<'a> {
+    pub fn get_step_by_id(
+        &self,
+        workflow_id: &str,
+        step_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, AbstractBaseStep, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_STEP_BY_ID,
             &[workflow_id, step_id],
         );
-        GetStepById { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete step.
     ///
@@ -3930,7 +4065,9 @@ impl<'a> WorkflowsClient<'a> {
     /// - Path parameter `workflowId`: string
     /// - Path parameter `stepId`: string
     /// - Response 202: `AsycRequestResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteStep::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml deleteStep).
@@ -3938,13 +4075,21 @@ impl<'a> WorkflowsClient<'a> {
     #[doc(alias = "DELETE /workflows/{workflowId}/steps/{stepId}")]
     #[doc(alias = "deleteStep")]
     #[inline]
-    pub fn delete_step(&self, workflow_id: &str, step_id: &str) -> DeleteStep<'a> {
+    pub fn delete_step(
+        &self,
+        workflow_id: &str,
+        step_id: &str,
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_STEP,
             &[workflow_id, step_id],
         );
-        DeleteStep { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get split step option by id.
     ///
@@ -3956,7 +4101,9 @@ impl<'a> WorkflowsClient<'a> {
     /// - Path parameter `stepId`: string
     /// - Path parameter `optionId`: string
     /// - Response 200: `SplitStepOption`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetSplitStepOptionById::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml getSplitStepOptionById).
     #[doc(alias = "/workflows/{workflowId}/steps/{stepId}/splitOptions/{optionId}")]
@@ -3968,13 +4115,13 @@ impl<'a> WorkflowsClient<'a> {
         workflow_id: &str,
         step_id: &str,
         option_id: &str,
-    ) -> GetSplitStepOptionById<'a> {
+    ) -> ruckus_one_runtime::Call<'a, SplitStepOption, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_SPLIT_STEP_OPTION_BY_ID,
             &[workflow_id, step_id, option_id],
         );
-        GetSplitStepOptionById { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete split option.
     ///
@@ -3986,7 +4133,9 @@ impl<'a> WorkflowsClient<'a> {
     /// - Path parameter `stepId`: string
     /// - Path parameter `optionId`: string
     /// - Response 202: `AsycRequestResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteSplitOption::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml deleteSplitOption).
@@ -4001,13 +4150,17 @@ impl<'a> WorkflowsClient<'a> {
         workflow_id: &str,
         step_id: &str,
         option_id: &str,
-    ) -> DeleteSplitOption<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_SPLIT_OPTION,
             &[workflow_id, step_id, option_id],
         );
-        DeleteSplitOption { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
     /// Get all actions.
     ///
@@ -4019,7 +4172,9 @@ impl<'a> WorkflowsClient<'a> {
     /// - Query parameter `page` (`string`, builder method `page`)
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Response 200: `PagedResponseResourceActionDefinition`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllActions::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml getAllActions).
@@ -4043,20 +4198,25 @@ impl<'a> WorkflowsClient<'a> {
     ///
     /// - Path parameter `definitionId`: string
     /// - Response 200: `ActionDefinition`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetByDefinitionId::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml getByDefinitionId).
     #[doc(alias = "/workflowActionDefinitions/{definitionId}")]
     #[doc(alias = "GET /workflowActionDefinitions/{definitionId}")]
     #[doc(alias = "getByDefinitionId")]
     #[inline]
-    pub fn get_by_definition_id(&self, definition_id: &str) -> GetByDefinitionId<'a> {
+    pub fn get_by_definition_id(
+        &self,
+        definition_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, ActionDefinition, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_BY_DEFINITION_ID,
             &[definition_id],
         );
-        GetByDefinitionId { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get required prior definitions.
     ///
@@ -4066,7 +4226,9 @@ impl<'a> WorkflowsClient<'a> {
     ///
     /// - Path parameter `definitionId`: string
     /// - Response 200: `PagedResponseResourceActionDefinition`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetRequiredPriorDefinitions::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml getRequiredPriorDefinitions).
     #[doc(alias = "/workflowActionDefinitions/{definitionId}/requiredPriorDefinitions")]
@@ -4078,13 +4240,17 @@ impl<'a> WorkflowsClient<'a> {
     pub fn get_required_prior_definitions(
         &self,
         definition_id: &str,
-    ) -> GetRequiredPriorDefinitions<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        PagedResponseResourceActionDefinition,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_REQUIRED_PRIOR_DEFINITIONS,
             &[definition_id],
         );
-        GetRequiredPriorDefinitions { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete descendant steps.
     ///
@@ -4095,7 +4261,9 @@ impl<'a> WorkflowsClient<'a> {
     /// - Path parameter `workflowId`: string
     /// - Path parameter `stepId`: string
     /// - Response 202: `AsycRequestResponse`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteDescendantSteps::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml deleteDescendantSteps).
@@ -4107,13 +4275,17 @@ impl<'a> WorkflowsClient<'a> {
         &self,
         workflow_id: &str,
         step_id: &str,
-    ) -> DeleteDescendantSteps<'a> {
+    ) -> ruckus_one_runtime::Call<
+        'a,
+        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
+        super::versions::V1OrJson,
+    > {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_DESCENDANT_STEPS,
             &[workflow_id, step_id],
         );
-        DeleteDescendantSteps { req }
+        req.accepted_call(&super::activities::GET_ACTIVITY)
     }
 }
 static GET_ALL_ENROLLMENT_ACTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -4134,13 +4306,6 @@ static GET_ALL_ENROLLMENT_ACTIONS: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
 };
-/// Representations offered by `get_all_enrollment_actions`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetAllEnrollmentActionsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_all_enrollment_actions` (Get all enrollment actions).
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
@@ -4181,9 +4346,9 @@ impl<'a> GetAllEnrollmentActions<'a> {
         self.req.query("sort", &sort);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetAllEnrollmentActionsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4242,82 +4407,6 @@ static CREATE_ENROLLMENT_ACTIONS: ruckus_one_runtime::internal::Operation = ruck
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
 };
-/// Representations offered by `create_enrollment_actions`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateEnrollmentActionsVersion = super::versions::V1OrJson;
-/// Request builder for `WorkflowsClient::create_enrollment_actions` (Create enrollment actions).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateEnrollmentActions<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateEnrollmentActions<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateEnrollmentActionsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            WorkflowAcceptedResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            WorkflowAcceptedResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static QUERY_ENROLLMENT_ACTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_enrollment_actions",
     method: ruckus_one_runtime::Method::Post,
@@ -4336,13 +4425,6 @@ static QUERY_ENROLLMENT_ACTIONS: ruckus_one_runtime::internal::Operation = rucku
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
 };
-/// Representations offered by `query_enrollment_actions`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryEnrollmentActionsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::query_enrollment_actions` (Query enrollment actions).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -4365,9 +4447,9 @@ impl<'a> QueryEnrollmentActions<'a> {
         self.req.json(body);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryEnrollmentActionsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4480,52 +4562,6 @@ static GET_ENROLLMENT_ACTION: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
 };
-/// Representations offered by `get_enrollment_action`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetEnrollmentActionVersion = super::versions::V1OrJson;
-/// Request builder for `WorkflowsClient::get_enrollment_action` (Get enrollment action).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetEnrollmentAction<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetEnrollmentAction<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetEnrollmentActionVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Action> {
-        self.req.send_json()
-    }
-}
 static DELETE_ENROLLMENT_ACTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_enrollment_actions",
     method: ruckus_one_runtime::Method::Delete,
@@ -4544,82 +4580,6 @@ static DELETE_ENROLLMENT_ACTIONS: ruckus_one_runtime::internal::Operation = ruck
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
 };
-/// Representations offered by `delete_enrollment_actions`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteEnrollmentActionsVersion = super::versions::V1OrJson;
-/// Request builder for `WorkflowsClient::delete_enrollment_actions` (Delete enrollment actions).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteEnrollmentActions<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteEnrollmentActions<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteEnrollmentActionsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<
-            WorkflowAcceptedResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<
-            WorkflowAcceptedResponse,
-            super::activities::Activity,
-        >,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static EDIT_ENROLLMENT_ACTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "edit_enrollment_actions",
     method: ruckus_one_runtime::Method::Patch,
@@ -4638,76 +4598,6 @@ static EDIT_ENROLLMENT_ACTIONS: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
 };
-/// Representations offered by `edit_enrollment_actions`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type EditEnrollmentActionsVersion = super::versions::V1OrJson;
-/// Request builder for `WorkflowsClient::edit_enrollment_actions` (Edit enrollment actions).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct EditEnrollmentActions<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> EditEnrollmentActions<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: EditEnrollmentActionsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<AcceptedResponse3, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<AcceptedResponse3, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_ENROLLMENT_ACTION_FILE_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_enrollment_action_file_url",
     method: ruckus_one_runtime::Method::Get,
@@ -4722,39 +4612,6 @@ static GET_ENROLLMENT_ACTION_FILE_URL: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
 };
-/// Request builder for `WorkflowsClient::get_enrollment_action_file_url` (Get signed url for download workflow).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetEnrollmentActionFileUrl<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetEnrollmentActionFileUrl<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, super::common::FileResponse> {
-        self.req.send_json()
-    }
-}
 static DELETE_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_file",
     method: ruckus_one_runtime::Method::Delete,
@@ -4769,39 +4626,6 @@ static DELETE_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
 };
-/// Request builder for `WorkflowsClient::delete_file` (Delete file).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteFile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteFile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request; the `200` response has no body.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
-        self.req.send_empty()
-    }
-}
 static GET_ALL_ENROLLMENT_ACTION_BY_TYPE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_enrollment_action_by_type",
     method: ruckus_one_runtime::Method::Get,
@@ -4820,13 +4644,6 @@ static GET_ALL_ENROLLMENT_ACTION_BY_TYPE: ruckus_one_runtime::internal::Operatio
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
 };
-/// Representations offered by `get_all_enrollment_action_by_type`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetAllEnrollmentActionByTypeVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_all_enrollment_action_by_type` (Get all enrollment action by type).
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
@@ -4867,9 +4684,9 @@ impl<'a> GetAllEnrollmentActionByType<'a> {
         self.req.query("sort", &sort);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetAllEnrollmentActionByTypeVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4928,76 +4745,6 @@ static CREATE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_run
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `create_workflow`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateWorkflowVersion = super::versions::V1OrJson;
-/// Request builder for `WorkflowsClient::create_workflow` (Create workflow).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateWorkflow<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateWorkflow<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateWorkflowVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static CLONE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "clone_workflow",
     method: ruckus_one_runtime::Method::Post,
@@ -5016,76 +4763,6 @@ static CLONE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `clone_workflow`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CloneWorkflowVersion = super::versions::V1OrJson;
-/// Request builder for `WorkflowsClient::clone_workflow` (Clone workflow).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CloneWorkflow<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CloneWorkflow<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CloneWorkflowVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static QUERY_FOR_VERSIONED_WORKFLOWS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_for_versioned_workflows",
     method: ruckus_one_runtime::Method::Post,
@@ -5104,13 +4781,6 @@ static QUERY_FOR_VERSIONED_WORKFLOWS: ruckus_one_runtime::internal::Operation = 
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `query_for_versioned_workflows`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryForVersionedWorkflowsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::query_for_versioned_workflows` (Query for versioned workflows).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
@@ -5135,9 +4805,9 @@ impl<'a> QueryForVersionedWorkflows<'a> {
         self.req.query("excludeContent", &exclude_content);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryForVersionedWorkflowsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -5196,52 +4866,6 @@ static GET_UI_CONFIGURATION: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `get_ui_configuration`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetUiConfigurationVersion = super::versions::V1OrJson;
-/// Request builder for `WorkflowsClient::get_ui_configuration` (Get ui configuration).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetUiConfiguration<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetUiConfiguration<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetUiConfigurationVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, UiConfiguration> {
-        self.req.send_json()
-    }
-}
 static CREATE_UI_CONFIG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_ui_config",
     method: ruckus_one_runtime::Method::Post,
@@ -5260,13 +4884,6 @@ static CREATE_UI_CONFIG: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `create_ui_config`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `multipart/form-data`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateUiConfigVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::create_ui_config` (Create ui config).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -5289,9 +4906,9 @@ impl<'a> CreateUiConfig<'a> {
         self.req.multipart(body);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: CreateUiConfigVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -5355,76 +4972,6 @@ static RESET_UI_CONFIG: ruckus_one_runtime::internal::Operation = ruckus_one_run
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `reset_ui_config`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ResetUiConfigVersion = super::versions::V1OrJson;
-/// Request builder for `WorkflowsClient::reset_ui_config` (Reset ui config).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ResetUiConfig<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ResetUiConfig<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ResetUiConfigVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_ALL_SPLIT_STEP_OPTIONS_FOR_STEP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_split_step_options_for_step",
     method: ruckus_one_runtime::Method::Get,
@@ -5443,54 +4990,6 @@ static GET_ALL_SPLIT_STEP_OPTIONS_FOR_STEP: ruckus_one_runtime::internal::Operat
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `get_all_split_step_options_for_step`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetAllSplitStepOptionsForStepVersion = super::versions::V1OrJson;
-/// Request builder for `WorkflowsClient::get_all_split_step_options_for_step` (Get all split step options for step).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetAllSplitStepOptionsForStep<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetAllSplitStepOptionsForStep<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetAllSplitStepOptionsForStepVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourceSplitStepOption> {
-        self.req.send_json()
-    }
-}
 static CREATE_OPTION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_option",
     method: ruckus_one_runtime::Method::Post,
@@ -5509,76 +5008,6 @@ static CREATE_OPTION: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `create_option`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateOptionVersion = super::versions::V1OrJson;
-/// Request builder for `WorkflowsClient::create_option` (Create option).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateOption<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateOption<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateOptionVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static CREATE_NEXT_STEP_FOR_OPTION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_next_step_for_option",
     method: ruckus_one_runtime::Method::Post,
@@ -5597,76 +5026,6 @@ static CREATE_NEXT_STEP_FOR_OPTION: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `create_next_step_for_option`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateNextStepForOptionVersion = super::versions::V1OrJson;
-/// Request builder for `WorkflowsClient::create_next_step_for_option` (Create next step for option).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateNextStepForOption<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateNextStepForOption<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateNextStepForOptionVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static CREATE_CHILD_STEP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_child_step",
     method: ruckus_one_runtime::Method::Post,
@@ -5685,76 +5044,6 @@ static CREATE_CHILD_STEP: ruckus_one_runtime::internal::Operation = ruckus_one_r
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `create_child_step`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type CreateChildStepVersion = super::versions::V1OrJson;
-/// Request builder for `WorkflowsClient::create_child_step` (Create child step).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateChildStep<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateChildStep<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: CreateChildStepVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static NESTED_CLONE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "nested_clone_workflow",
     method: ruckus_one_runtime::Method::Post,
@@ -5773,76 +5062,6 @@ static NESTED_CLONE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_o
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `nested_clone_workflow`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type NestedCloneWorkflowVersion = super::versions::V1OrJson;
-/// Request builder for `WorkflowsClient::nested_clone_workflow` (Nested clone workflow).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct NestedCloneWorkflow<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> NestedCloneWorkflow<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: NestedCloneWorkflowVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static QUERY_FOR_STEPS_ASSIGNED_TO_THIS_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_for_steps_assigned_to_this_workflow",
     method: ruckus_one_runtime::Method::Post,
@@ -5861,13 +5080,6 @@ static QUERY_FOR_STEPS_ASSIGNED_TO_THIS_WORKFLOW: ruckus_one_runtime::internal::
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `query_for_steps_assigned_to_this_workflow`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryForStepsAssignedToThisWorkflowVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::query_for_steps_assigned_to_this_workflow` (Query for steps assigned to this workflow).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
@@ -5892,12 +5104,9 @@ impl<'a> QueryForStepsAssignedToThisWorkflow<'a> {
         self.req.query("excludeContent", &exclude_content);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(
-        mut self,
-        version: QueryForStepsAssignedToThisWorkflowVersion,
-    ) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -5960,13 +5169,6 @@ static QUERY_FOR_WORKFLOWS: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `query_for_workflows`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryForWorkflowsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::query_for_workflows` (Query for workflows).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
@@ -5991,9 +5193,9 @@ impl<'a> QueryForWorkflows<'a> {
         self.req.query("excludeContent", &exclude_content);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryForWorkflowsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -6052,13 +5254,6 @@ static QUERY_FOR_ACTION_DEFINITIONS: ruckus_one_runtime::internal::Operation = r
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `query_for_action_definitions`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryForActionDefinitionsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::query_for_action_definitions` (Query for action definitions).
 ///
 /// Optional parameters: [`exclude_content`](Self::exclude_content).
@@ -6083,9 +5278,9 @@ impl<'a> QueryForActionDefinitions<'a> {
         self.req.query("excludeContent", &exclude_content);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryForActionDefinitionsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -6148,52 +5343,6 @@ static GET_WORKFLOW_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `get_workflow_by_id`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetWorkflowByIdVersion = super::versions::V1OrJson;
-/// Request builder for `WorkflowsClient::get_workflow_by_id` (Get workflow by id).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetWorkflowById<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetWorkflowById<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetWorkflowByIdVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Workflow> {
-        self.req.send_json()
-    }
-}
 static DELETE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_workflow",
     method: ruckus_one_runtime::Method::Delete,
@@ -6212,76 +5361,6 @@ static DELETE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_run
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `delete_workflow`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteWorkflowVersion = super::versions::V1OrJson;
-/// Request builder for `WorkflowsClient::delete_workflow` (Delete workflow).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteWorkflow<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteWorkflow<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteWorkflowVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static UPDATE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_workflow",
     method: ruckus_one_runtime::Method::Patch,
@@ -6300,76 +5379,6 @@ static UPDATE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_run
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `update_workflow`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateWorkflowVersion = super::versions::V1OrJson;
-/// Request builder for `WorkflowsClient::update_workflow` (Update workflow).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateWorkflow<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateWorkflow<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateWorkflowVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_IMAGE_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_image_file",
     method: ruckus_one_runtime::Method::Get,
@@ -6388,52 +5397,6 @@ static GET_IMAGE_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `get_image_file`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetImageFileVersion = super::versions::V1OrJson;
-/// Request builder for `WorkflowsClient::get_image_file` (Get image file).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetImageFile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetImageFile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetImageFileVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, UiConfigImage> {
-        self.req.send_json()
-    }
-}
 static GET_ALL_STEPS_FOR_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_steps_for_workflow",
     method: ruckus_one_runtime::Method::Get,
@@ -6452,13 +5415,6 @@ static GET_ALL_STEPS_FOR_WORKFLOW: ruckus_one_runtime::internal::Operation = ruc
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `get_all_steps_for_workflow`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetAllStepsForWorkflowVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_all_steps_for_workflow` (Get all steps for workflow).
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
@@ -6499,9 +5455,9 @@ impl<'a> GetAllStepsForWorkflow<'a> {
         self.req.query("sort", &sort);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetAllStepsForWorkflowVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -6564,52 +5520,6 @@ static GET_STEP_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `get_step_by_id`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetStepByIdVersion = super::versions::V1OrJson;
-/// Request builder for `WorkflowsClient::get_step_by_id` (Get step by id).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetStepById<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetStepById<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetStepByIdVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, AbstractBaseStep> {
-        self.req.send_json()
-    }
-}
 static DELETE_STEP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_step",
     method: ruckus_one_runtime::Method::Delete,
@@ -6628,76 +5538,6 @@ static DELETE_STEP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `delete_step`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteStepVersion = super::versions::V1OrJson;
-/// Request builder for `WorkflowsClient::delete_step` (Delete step).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteStep<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteStep<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteStepVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_SPLIT_STEP_OPTION_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_split_step_option_by_id",
     method: ruckus_one_runtime::Method::Get,
@@ -6716,52 +5556,6 @@ static GET_SPLIT_STEP_OPTION_BY_ID: ruckus_one_runtime::internal::Operation = ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `get_split_step_option_by_id`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetSplitStepOptionByIdVersion = super::versions::V1OrJson;
-/// Request builder for `WorkflowsClient::get_split_step_option_by_id` (Get split step option by id).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSplitStepOptionById<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetSplitStepOptionById<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetSplitStepOptionByIdVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, SplitStepOption> {
-        self.req.send_json()
-    }
-}
 static DELETE_SPLIT_OPTION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_split_option",
     method: ruckus_one_runtime::Method::Delete,
@@ -6780,76 +5574,6 @@ static DELETE_SPLIT_OPTION: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `delete_split_option`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteSplitOptionVersion = super::versions::V1OrJson;
-/// Request builder for `WorkflowsClient::delete_split_option` (Delete split option).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteSplitOption<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteSplitOption<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteSplitOptionVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}
 static GET_ALL_ACTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_actions",
     method: ruckus_one_runtime::Method::Get,
@@ -6868,13 +5592,6 @@ static GET_ALL_ACTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_run
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `get_all_actions`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetAllActionsVersion = super::versions::V1OrJson;
 /// Request builder for `WorkflowsClient::get_all_actions` (Get all actions).
 ///
 /// Optional parameters: [`size`](Self::size), [`page`](Self::page), [`sort`](Self::sort).
@@ -6915,9 +5632,9 @@ impl<'a> GetAllActions<'a> {
         self.req.query("sort", &sort);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: GetAllActionsVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -6980,52 +5697,6 @@ static GET_BY_DEFINITION_ID: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `get_by_definition_id`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetByDefinitionIdVersion = super::versions::V1OrJson;
-/// Request builder for `WorkflowsClient::get_by_definition_id` (Get by definition id).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetByDefinitionId<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetByDefinitionId<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetByDefinitionIdVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ActionDefinition> {
-        self.req.send_json()
-    }
-}
 static GET_REQUIRED_PRIOR_DEFINITIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_required_prior_definitions",
     method: ruckus_one_runtime::Method::Get,
@@ -7044,54 +5715,6 @@ static GET_REQUIRED_PRIOR_DEFINITIONS: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `get_required_prior_definitions`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetRequiredPriorDefinitionsVersion = super::versions::V1OrJson;
-/// Request builder for `WorkflowsClient::get_required_prior_definitions` (Get required prior definitions).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetRequiredPriorDefinitions<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetRequiredPriorDefinitions<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetRequiredPriorDefinitionsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<'a, PagedResponseResourceActionDefinition> {
-        self.req.send_json()
-    }
-}
 static DELETE_DESCENDANT_STEPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_descendant_steps",
     method: ruckus_one_runtime::Method::Delete,
@@ -7110,73 +5733,3 @@ static DELETE_DESCENDANT_STEPS: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
 };
-/// Representations offered by `delete_descendant_steps`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type DeleteDescendantStepsVersion = super::versions::V1OrJson;
-/// Request builder for `WorkflowsClient::delete_descendant_steps` (Delete descendant steps).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send), [`send_and_wait`](Self::send_and_wait).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteDescendantSteps<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteDescendantSteps<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: DeleteDescendantStepsVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `202` response into an `Accepted`,
-    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
-    /// for: `Accepted::wait` polls the activity as that tenant.
-    #[inline]
-    pub fn send(
-        self,
-    ) -> ruckus_one_runtime::Sending<
-        'a,
-        ruckus_one_runtime::Accepted<AsycRequestResponse, super::activities::Activity>,
-    > {
-        self.req.send_accepted(&super::activities::GET_ACTIVITY)
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
-    /// then `Accepted::wait`.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
-    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
-    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
-    /// `requestId` an `Error::Decode` keeping the body.
-    #[inline]
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> ruckus_one_runtime::Waiting<
-        'a,
-        ruckus_one_runtime::Completed<AsycRequestResponse, super::activities::Activity>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
-    }
-}

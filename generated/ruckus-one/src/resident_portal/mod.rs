@@ -49,8 +49,8 @@ pub static API: ruckus_one_runtime::internal::Api = ruckus_one_runtime::internal
     tenant_limit: None,
 };
 /// Representations (versions) an operation can send and accept, shared by the
-/// operations that offer the same ones. Each operation's `...Version` alias (for
-/// example the one its builder's `version` method takes) lists its media types.
+/// operations that offer the same ones: a builder's `version` method takes one. Each
+/// operation's documentation lists the media types of its versions.
 pub mod versions {
     /// A choice among `v1`, `json`; the first is the default.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -61,6 +61,12 @@ pub mod versions {
         V1,
         /// `json`
         Json,
+    }
+    impl ruckus_one_runtime::Representation for V1OrJson {
+        #[inline]
+        fn index(self) -> usize {
+            self as usize
+        }
     }
 }
 /// Operations of the Resident portal API, borrowed from a `Client`.

@@ -2304,14 +2304,14 @@ impl<'a> PortalClient<'a> {
         &self,
         property_id: &str,
         body: &LoginResource,
-    ) -> CreateUnitLogin<'a> {
+    ) -> ruckus_one_runtime::Call<'a, PortalTokenResource> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &CREATE_UNIT_LOGIN,
             &[property_id],
         );
         req.json(body);
-        CreateUnitLogin { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get portal styles.
     ///
@@ -2325,13 +2325,16 @@ impl<'a> PortalClient<'a> {
     #[doc(alias = "/residents/properties/{propertyId}/styles")]
     #[doc(alias = "GET /residents/properties/{propertyId}/styles")]
     #[inline]
-    pub fn get_property_styles(&self, property_id: &str) -> GetPropertyStyles<'a> {
+    pub fn get_property_styles(
+        &self,
+        property_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, String> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PROPERTY_STYLES,
             &[property_id],
         );
-        GetPropertyStyles { req }
+        req.call(ruckus_one_runtime::internal::Request::send_text)
     }
     /// Get portal icon.
     ///
@@ -2345,13 +2348,16 @@ impl<'a> PortalClient<'a> {
     #[doc(alias = "/residents/properties/{propertyId}/files/favicons")]
     #[doc(alias = "GET /residents/properties/{propertyId}/files/favicons")]
     #[inline]
-    pub fn get_property_favicon(&self, property_id: &str) -> GetPropertyFavicon<'a> {
+    pub fn get_property_favicon(
+        &self,
+        property_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, bytes::Bytes> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PROPERTY_FAVICON,
             &[property_id],
         );
-        GetPropertyFavicon { req }
+        req.call(ruckus_one_runtime::internal::Request::send_bytes)
     }
     /// Get portal access.
     ///
@@ -2364,13 +2370,16 @@ impl<'a> PortalClient<'a> {
     #[doc(alias = "/residents/properties/{propertyId}/access")]
     #[doc(alias = "GET /residents/properties/{propertyId}/access")]
     #[inline]
-    pub fn get_property_access(&self, property_id: &str) -> GetPropertyAccess<'a> {
+    pub fn get_property_access(
+        &self,
+        property_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, ResidentPortalAccess> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PROPERTY_ACCESS,
             &[property_id],
         );
-        GetPropertyAccess { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get property.
     ///
@@ -2384,13 +2393,16 @@ impl<'a> PortalClient<'a> {
     #[doc(alias = "/residents/properties/{propertyId}")]
     #[doc(alias = "GET /residents/properties/{propertyId}")]
     #[inline]
-    pub fn get_property(&self, property_id: &str) -> GetProperty<'a> {
+    pub fn get_property(
+        &self,
+        property_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, Property> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PROPERTY,
             &[property_id],
         );
-        GetProperty { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Get UI configuration.
     ///
@@ -2407,13 +2419,13 @@ impl<'a> PortalClient<'a> {
     pub fn get_property_ui_configurations(
         &self,
         property_id: &str,
-    ) -> GetPropertyUiConfigurations<'a> {
+    ) -> ruckus_one_runtime::Call<'a, PortalUiConfiguration> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PROPERTY_UI_CONFIGURATIONS,
             &[property_id],
         );
-        GetPropertyUiConfigurations { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Download portal file.
     ///
@@ -2432,13 +2444,13 @@ impl<'a> PortalClient<'a> {
         &self,
         property_id: &str,
         type_: &str,
-    ) -> GetPropertyFile<'a> {
+    ) -> ruckus_one_runtime::Call<'a, bytes::Bytes> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_PROPERTY_FILE,
             &[property_id, type_],
         );
-        GetPropertyFile { req }
+        req.call(ruckus_one_runtime::internal::Request::send_bytes)
     }
     /// Get unit.
     ///
@@ -2452,13 +2464,13 @@ impl<'a> PortalClient<'a> {
     #[doc(alias = "/residents/properties/{propertyId}/units")]
     #[doc(alias = "GET /residents/properties/{propertyId}/units")]
     #[inline]
-    pub fn get_unit(&self, property_id: &str) -> GetUnit<'a> {
+    pub fn get_unit(&self, property_id: &str) -> ruckus_one_runtime::Call<'a, Unit> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_UNIT,
             &[property_id],
         );
-        GetUnit { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update unit.
     ///
@@ -2478,14 +2490,18 @@ impl<'a> PortalClient<'a> {
     #[doc(alias = "/residents/properties/{propertyId}/units")]
     #[doc(alias = "PUT /residents/properties/{propertyId}/units")]
     #[inline]
-    pub fn update_unit(&self, property_id: &str, body: &ResidentUnit) -> UpdateUnit<'a> {
+    pub fn update_unit(
+        &self,
+        property_id: &str,
+        body: &ResidentUnit,
+    ) -> ruckus_one_runtime::Call<'a, Unit> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_UNIT,
             &[property_id],
         );
         req.json(body);
-        UpdateUnit { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// List unit devices.
     ///
@@ -2504,14 +2520,14 @@ impl<'a> PortalClient<'a> {
         &self,
         property_id: &str,
         type_: &str,
-    ) -> ListUnitDevices<'a> {
+    ) -> ruckus_one_runtime::Call<'a, DevicesListResource> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_UNIT_DEVICES,
             &[property_id],
         );
         req.query("type", &type_);
-        ListUnitDevices { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete unit device.
     ///
@@ -2529,13 +2545,13 @@ impl<'a> PortalClient<'a> {
         &self,
         property_id: &str,
         device_id: &str,
-    ) -> DeleteUnitDevice<'a> {
+    ) -> ruckus_one_runtime::Call<'a, ()> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_UNIT_DEVICE,
             &[property_id, device_id],
         );
-        DeleteUnitDevice { req }
+        req.call(ruckus_one_runtime::internal::Request::send_empty)
     }
     /// Get unit user.
     ///
@@ -2546,17 +2562,23 @@ impl<'a> PortalClient<'a> {
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `userId`: Identifier of the unit user.
     /// - Response 200: `UnitUser`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetUnitUser::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/residents/properties/{propertyId}/units/users/{userId}")]
     #[doc(alias = "GET /residents/properties/{propertyId}/units/users/{userId}")]
     #[inline]
-    pub fn get_unit_user(&self, property_id: &str, user_id: &str) -> GetUnitUser<'a> {
+    pub fn get_unit_user(
+        &self,
+        property_id: &str,
+        user_id: &str,
+    ) -> ruckus_one_runtime::Call<'a, UnitUser, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &GET_UNIT_USER,
             &[property_id, user_id],
         );
-        GetUnitUser { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Update unit user.
     ///
@@ -2569,7 +2591,9 @@ impl<'a> PortalClient<'a> {
     /// - Request body (json, required): `ResidentUnitUser`
     /// - Response 200: raw JSON (shape not shown)
     /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateUnitUser::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Asynchronous (202): the answer's `requestId` identifies the work.
     #[doc(alias = "/residents/properties/{propertyId}/units/users/{userId}")]
     #[doc(alias = "PUT /residents/properties/{propertyId}/units/users/{userId}")]
@@ -2579,14 +2603,14 @@ impl<'a> PortalClient<'a> {
         property_id: &str,
         user_id: &str,
         body: &ResidentUnitUser,
-    ) -> UpdateUnitUser<'a> {
+    ) -> ruckus_one_runtime::Call<'a, serde_json::Value, super::versions::V1OrJson> {
         let mut req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &UPDATE_UNIT_USER,
             &[property_id, user_id],
         );
         req.json(body);
-        UpdateUnitUser { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Query unit users.
     ///
@@ -2597,7 +2621,9 @@ impl<'a> PortalClient<'a> {
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Request body (json, optional, builder method `body`): `UnitUserQuery`
     /// - Response 200: `UnitUserPage`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryUnitUsers::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`, Content-Type `application/json`
     /// - Pagination: `query_body`, items in `content`
     #[doc(alias = "/residents/properties/{propertyId}/units/users/query")]
     #[doc(alias = "POST /residents/properties/{propertyId}/units/users/query")]
@@ -2619,7 +2645,9 @@ impl<'a> PortalClient<'a> {
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `userId`: Identifier of the unit user.
     /// - Response 200: `DevicesListResource`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListUnitUserDevices::version`)
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
+    ///   - `Json`: Accept `application/json`
     #[doc(alias = "/residents/properties/{propertyId}/units/users/{userId}/devices")]
     #[doc(alias = "GET /residents/properties/{propertyId}/units/users/{userId}/devices")]
     #[inline]
@@ -2627,13 +2655,13 @@ impl<'a> PortalClient<'a> {
         &self,
         property_id: &str,
         user_id: &str,
-    ) -> ListUnitUserDevices<'a> {
+    ) -> ruckus_one_runtime::Call<'a, DevicesListResource, super::versions::V1OrJson> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &LIST_UNIT_USER_DEVICES,
             &[property_id, user_id],
         );
-        ListUnitUserDevices { req }
+        req.call(ruckus_one_runtime::internal::Request::send_json)
     }
     /// Delete unit user device.
     ///
@@ -2657,13 +2685,13 @@ impl<'a> PortalClient<'a> {
         property_id: &str,
         user_id: &str,
         device_id: &str,
-    ) -> DeleteUnitUserDevice<'a> {
+    ) -> ruckus_one_runtime::Call<'a, ()> {
         let req = ruckus_one_runtime::internal::Request::new(
             self.client,
             &DELETE_UNIT_USER_DEVICE,
             &[property_id, user_id, device_id],
         );
-        DeleteUnitUserDevice { req }
+        req.call(ruckus_one_runtime::internal::Request::send_empty)
     }
 }
 static CREATE_UNIT_LOGIN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
@@ -2680,39 +2708,6 @@ static CREATE_UNIT_LOGIN: ruckus_one_runtime::internal::Operation = ruckus_one_r
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
-/// Request builder for `PortalClient::create_unit_login` (Log in resident).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct CreateUnitLogin<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> CreateUnitLogin<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PortalTokenResource> {
-        self.req.send_json()
-    }
-}
 static GET_PROPERTY_STYLES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_property_styles",
     method: ruckus_one_runtime::Method::Get,
@@ -2727,39 +2722,6 @@ static GET_PROPERTY_STYLES: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
-/// Request builder for `PortalClient::get_property_styles` (Get portal styles).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetPropertyStyles<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetPropertyStyles<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and returns the `200` response body as text.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, String> {
-        self.req.send_text()
-    }
-}
 static GET_PROPERTY_FAVICON: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_property_favicon",
     method: ruckus_one_runtime::Method::Get,
@@ -2774,39 +2736,6 @@ static GET_PROPERTY_FAVICON: ruckus_one_runtime::internal::Operation = ruckus_on
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
-/// Request builder for `PortalClient::get_property_favicon` (Get portal icon).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetPropertyFavicon<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetPropertyFavicon<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and returns the `200` response body as bytes.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, bytes::Bytes> {
-        self.req.send_bytes()
-    }
-}
 static GET_PROPERTY_ACCESS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_property_access",
     method: ruckus_one_runtime::Method::Get,
@@ -2821,39 +2750,6 @@ static GET_PROPERTY_ACCESS: ruckus_one_runtime::internal::Operation = ruckus_one
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
-/// Request builder for `PortalClient::get_property_access` (Get portal access).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetPropertyAccess<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetPropertyAccess<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ResidentPortalAccess> {
-        self.req.send_json()
-    }
-}
 static GET_PROPERTY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_property",
     method: ruckus_one_runtime::Method::Get,
@@ -2868,39 +2764,6 @@ static GET_PROPERTY: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
-/// Request builder for `PortalClient::get_property` (Get property).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetProperty<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetProperty<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Property> {
-        self.req.send_json()
-    }
-}
 static GET_PROPERTY_UI_CONFIGURATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_property_ui_configurations",
     method: ruckus_one_runtime::Method::Get,
@@ -2915,39 +2778,6 @@ static GET_PROPERTY_UI_CONFIGURATIONS: ruckus_one_runtime::internal::Operation =
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
-/// Request builder for `PortalClient::get_property_ui_configurations` (Get UI configuration).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetPropertyUiConfigurations<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetPropertyUiConfigurations<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, PortalUiConfiguration> {
-        self.req.send_json()
-    }
-}
 static GET_PROPERTY_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_property_file",
     method: ruckus_one_runtime::Method::Get,
@@ -2962,39 +2792,6 @@ static GET_PROPERTY_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_r
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
-/// Request builder for `PortalClient::get_property_file` (Download portal file).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetPropertyFile<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetPropertyFile<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and returns the `200` response body as bytes.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, bytes::Bytes> {
-        self.req.send_bytes()
-    }
-}
 static GET_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_unit",
     method: ruckus_one_runtime::Method::Get,
@@ -3009,39 +2806,6 @@ static GET_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::i
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
-/// Request builder for `PortalClient::get_unit` (Get unit).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetUnit<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetUnit<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Unit> {
-        self.req.send_json()
-    }
-}
 static UPDATE_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_unit",
     method: ruckus_one_runtime::Method::Put,
@@ -3056,39 +2820,6 @@ static UPDATE_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
-/// Request builder for `PortalClient::update_unit` (Update unit).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateUnit<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateUnit<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, Unit> {
-        self.req.send_json()
-    }
-}
 static LIST_UNIT_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_unit_devices",
     method: ruckus_one_runtime::Method::Get,
@@ -3103,39 +2834,6 @@ static LIST_UNIT_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_one_r
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
-/// Request builder for `PortalClient::list_unit_devices` (List unit devices).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListUnitDevices<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListUnitDevices<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DevicesListResource> {
-        self.req.send_json()
-    }
-}
 static DELETE_UNIT_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_unit_device",
     method: ruckus_one_runtime::Method::Delete,
@@ -3150,39 +2848,6 @@ static DELETE_UNIT_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
-/// Request builder for `PortalClient::delete_unit_device` (Delete unit device).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteUnitDevice<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteUnitDevice<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request; the `200` response has no body.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
-        self.req.send_empty()
-    }
-}
 static GET_UNIT_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_unit_user",
     method: ruckus_one_runtime::Method::Get,
@@ -3201,52 +2866,6 @@ static GET_UNIT_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
-/// Representations offered by `get_unit_user`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type GetUnitUserVersion = super::versions::V1OrJson;
-/// Request builder for `PortalClient::get_unit_user` (Get unit user).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetUnitUser<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> GetUnitUser<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: GetUnitUserVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, UnitUser> {
-        self.req.send_json()
-    }
-}
 static UPDATE_UNIT_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_unit_user",
     method: ruckus_one_runtime::Method::Put,
@@ -3265,52 +2884,6 @@ static UPDATE_UNIT_USER: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
-/// Representations offered by `update_unit_user`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type UpdateUnitUserVersion = super::versions::V1OrJson;
-/// Request builder for `PortalClient::update_unit_user` (Update unit user).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateUnitUser<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> UpdateUnitUser<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: UpdateUnitUserVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, serde_json::Value> {
-        self.req.send_json()
-    }
-}
 static QUERY_UNIT_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_unit_users",
     method: ruckus_one_runtime::Method::Post,
@@ -3329,13 +2902,6 @@ static QUERY_UNIT_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
-/// Representations offered by `query_unit_users`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`, Content-Type `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type QueryUnitUsersVersion = super::versions::V1OrJson;
 /// Request builder for `PortalClient::query_unit_users` (Query unit users).
 ///
 /// Optional parameters: [`body`](Self::body).
@@ -3358,9 +2924,9 @@ impl<'a> QueryUnitUsers<'a> {
         self.req.json(body);
         self
     }
-    /// Selects the representation (media type) to send and accept.
+    /// Sends and accepts `version` instead of the operation's default representation.
     #[inline]
-    pub fn version(mut self, version: QueryUnitUsersVersion) -> Self {
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3419,52 +2985,6 @@ static LIST_UNIT_USER_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
-/// Representations offered by `list_unit_user_devices`; the first is the default.
-///
-/// - `V1` (`v1`): Accept `application/vnd.ruckus.v1+json` (default)
-/// - `Json` (`json`): Accept `application/json`
-///
-/// Choose one with the builder's `version` method.
-pub type ListUnitUserDevicesVersion = super::versions::V1OrJson;
-/// Request builder for `PortalClient::list_unit_user_devices` (List unit user devices).
-///
-/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListUnitUserDevices<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> ListUnitUserDevices<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Selects the representation (media type) to send and accept.
-    #[inline]
-    pub fn version(mut self, version: ListUnitUserDevicesVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request and decodes the `200` response.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, DevicesListResource> {
-        self.req.send_json()
-    }
-}
 static DELETE_UNIT_USER_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_unit_user_device",
     method: ruckus_one_runtime::Method::Delete,
@@ -3479,36 +2999,3 @@ static DELETE_UNIT_USER_DEVICE: ruckus_one_runtime::internal::Operation = ruckus
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
 };
-/// Request builder for `PortalClient::delete_unit_user_device` (Delete unit user device).
-///
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
-/// Then one of: [`send`](Self::send).
-#[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteUnitUserDevice<'a> {
-    req: ruckus_one_runtime::internal::Request<'a>,
-}
-impl<'a> DeleteUnitUserDevice<'a> {
-    /// Acts for a delegated tenant on this call only (overrides the client's).
-    #[inline]
-    pub fn tenant(mut self, tenant_id: &str) -> Self {
-        self.req.tenant(tenant_id);
-        self
-    }
-    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-    #[inline]
-    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.req.timeout(timeout);
-        self
-    }
-    /// Retries this call by `policy` instead of the client's policy.
-    #[inline]
-    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-        self.req.retry(policy);
-        self
-    }
-    /// Sends the request; the `200` response has no body.
-    #[inline]
-    pub fn send(self) -> ruckus_one_runtime::Sending<'a, ()> {
-        self.req.send_empty()
-    }
-}
