@@ -193,25 +193,47 @@ fn object(
 }
 
 /// `Deserialize` for a model: one non-generic function takes the fields out of the object by
-/// wire name (the runtime does the rest), so each model's decoding is compiled once.
+/// wire name (the runtime does the rest), so each model's decoding is compiled once. The
+/// required fields come first, checked together by one `let ... else`: one early return per
+/// model rather than one per required field, each dropping the fields decoded before it.
 fn object_deserialize(name: &proc_macro2::Ident, fields: &[FieldIr], open: bool) -> TokenStream {
     let model = name.to_string();
-    let takes = fields.iter().map(|f| {
+    let required = |f: &&FieldIr| f.required && !f.nullable;
+    let (locals, takes): (Vec<_>, Vec<_>) = fields
+        .iter()
+        .filter(required)
+        .enumerate()
+        .map(|(i, f)| {
+            let local = quote::format_ident!("r{i}");
+            let wire = &f.wire;
+            let take = if is_list(f) {
+                quote!(f.required_list(#wire))
+            } else {
+                quote!(f.required(#wire))
+            };
+            (quote!(Some(#local)), take)
+        })
+        .unzip();
+    let check = match locals.len() {
+        0 => quote!(),
+        1 => quote!(let #(#locals)* = #(#takes)* else { return None; };),
+        _ => quote!(let (#(#locals),*) = (#(#takes),*) else { return None; };),
+    };
+    let mut next = 0;
+    let values = fields.iter().map(|f| {
         let n = ident(&f.rust);
         let wire = &f.wire;
-        match (f.required && !f.nullable, is_list(f)) {
-            (true, false) => quote!(#n: f.required(#wire)?),
-            (true, true) => quote!(#n: f.required_list(#wire)?),
+        match (required(&f), is_list(f)) {
+            (true, _) => {
+                let local = quote::format_ident!("r{next}");
+                next += 1;
+                quote!(#n: #local)
+            }
             (false, false) => quote!(#n: f.optional(#wire)),
             (false, true) => quote!(#n: f.optional_list(#wire)),
         }
     });
     let rest = open.then(|| quote!(additional_fields: f.rest(),));
-    // Optional fields record a value that does not decode; `check` reports it.
-    let check = fields
-        .iter()
-        .any(|f| !f.required || f.nullable)
-        .then(|| quote!(f.check()?;));
     let f = if fields.is_empty() && !open {
         quote!(_f)
     } else {
@@ -220,10 +242,9 @@ fn object_deserialize(name: &proc_macro2::Ident, fields: &[FieldIr], open: bool)
     quote! {
         impl<'de> serde::Deserialize<'de> for #name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                fn fields(#f: &mut ruckus_one_runtime::internal::object::Fields) -> Result<#name, ruckus_one_runtime::internal::object::FieldError> {
-                    let value = #name { #(#takes,)* #rest };
+                fn fields(#f: &mut ruckus_one_runtime::internal::object::Fields) -> Option<#name> {
                     #check
-                    Ok(value)
+                    Some(#name { #(#values,)* #rest })
                 }
                 ruckus_one_runtime::internal::object::Fields::decode(deserializer, #model, fields)
             }
@@ -261,15 +282,17 @@ fn object_serialize(name: &proc_macro2::Ident, fields: &[FieldIr], open: bool) -
         (quote!(v), quote!(w))
     };
     quote! {
+        impl ruckus_one_runtime::internal::object::WriteFields for #name {
+            fn write_fields(&self, #w: &mut ruckus_one_runtime::internal::object::Writer) {
+                let #v = self;
+                #(#writes)*
+                #rest
+            }
+        }
+
         impl serde::Serialize for #name {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                fn fields(#v: &#name, #w: &mut ruckus_one_runtime::internal::object::Writer) {
-                    #(#writes)*
-                    #rest
-                }
-                let mut w = ruckus_one_runtime::internal::object::Writer::default();
-                fields(self, &mut w);
-                w.finish(serializer)
+                ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
             }
         }
     }

@@ -6,7 +6,7 @@
 //! `Deserialize`, the code per model is small and compiled once instead of once per
 //! deserializer, which keeps the build time of a crate with a thousand models in check.
 //! Its `Serialize` likewise writes the fields in one non-generic function ([`Writer`]); only
-//! the steps that touch the deserializer or serializer ([`Fields::decode`], [`Writer::finish`])
+//! the steps that touch the deserializer or serializer ([`Fields::decode`], [`Writer::encode`])
 //! are generic, so they are compiled once per deserializer, not once per model. Generated code
 //! calls these by their paths (`ruckus_one_runtime::internal::object::Fields`); they are not
 //! meant for application code.
@@ -35,7 +35,7 @@ pub struct Fields {
 
 /// Why a field did not decode: its wire name and what went wrong.
 #[derive(Debug)]
-pub struct FieldError {
+struct FieldError {
     field: String,
     problem: String,
 }
@@ -55,39 +55,46 @@ impl Fields {
     }
 
     /// A model's whole `Deserialize`: reads the object, then `fields` takes the model's fields
-    /// out of it; an error names `model` and the field. One call per model keeps the glue
-    /// (`?`, `map_err`) out of the generated code.
+    /// out of it (answering `None` when a required one is missing or does not decode). The
+    /// first field that failed, required or optional, is the error, naming `model` and the
+    /// field. One call per model keeps the glue (`?`, `map_err`) out of the generated code.
     pub fn decode<'de, D: Deserializer<'de>, T>(
         deserializer: D,
         model: &str,
-        fields: fn(&mut Fields) -> Result<T, FieldError>,
+        fields: fn(&mut Fields) -> Option<T>,
     ) -> Result<T, D::Error> {
         let mut f = match Fields::read(deserializer) {
             Ok(f) => f,
             Err(e) => return Err(e),
         };
         match fields(&mut f) {
-            Ok(v) => Ok(v),
-            Err(e) => Err(e.into_error(model)),
+            Some(v) if f.error.is_none() => Ok(v),
+            _ => Err(de::Error::custom(f.failure(model))),
         }
     }
 
-    /// A field that must be present (and not `null` unless `T` accepts it).
-    pub fn required<T: DeserializeOwned>(&mut self, field: &str) -> Result<T, FieldError> {
+    /// The message of the first field that failed, naming `model`.
+    fn failure(&mut self, model: &str) -> String {
+        match self.error.take() {
+            Some(error) => format!("`{model}` {error}"),
+            None => format!("`{model}`: a required field is missing"),
+        }
+    }
+
+    /// A field that must be present (and not `null` unless `T` accepts it). `None` when it is
+    /// missing or does not decode, which is recorded as the model's error.
+    pub fn required<T: DeserializeOwned>(&mut self, field: &str) -> Option<T> {
         self.required_as(field, decode::<T>)
     }
 
     /// A field that may be absent or `null` (both give `None`). A value that does not decode
-    /// is recorded and reported by [`check`](Self::check).
+    /// is recorded as the model's error.
     pub fn optional<T: DeserializeOwned>(&mut self, field: &str) -> Option<T> {
         self.optional_as(field, decode::<T>)
     }
 
     /// A list that must be present, as [`required`](Self::required).
-    pub fn required_list<T: DeserializeOwned>(
-        &mut self,
-        field: &str,
-    ) -> Result<Vec<T>, FieldError> {
+    pub fn required_list<T: DeserializeOwned>(&mut self, field: &str) -> Option<Vec<T>> {
         self.required_as(field, decode_list::<T>)
     }
 
@@ -96,14 +103,17 @@ impl Fields {
         self.optional_as(field, decode_list::<T>)
     }
 
-    fn required_as<V>(&mut self, field: &str, decode: Decode<V>) -> Result<V, FieldError> {
-        let value = match self.take(field) {
-            Ok(value) => value,
-            Err(e) => return Err(e),
+    fn required_as<V>(&mut self, field: &str, decode: Decode<V>) -> Option<V> {
+        let Some(value) = self.map.remove(field) else {
+            self.error.get_or_insert_with(|| missing(field));
+            return None;
         };
         match decode(value.as_json()) {
-            Ok(v) => Ok(v),
-            Err(e) => Err(invalid(field, e)),
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.fail(field, e);
+                None
+            }
         }
     }
 
@@ -120,36 +130,19 @@ impl Fields {
         }
     }
 
-    /// The field's value, or `missing`.
-    fn take(&mut self, field: &str) -> Result<RawJson, FieldError> {
-        self.map.remove(field).ok_or_else(|| missing(field))
-    }
-
     /// The field's value unless it is absent or `null`.
     fn present(&mut self, field: &str) -> Option<RawJson> {
         self.map.remove(field).filter(|v| !v.is_null())
     }
 
-    /// Records the first field that did not decode; the field reads as absent.
+    /// Records the first field that did not decode.
     fn fail(&mut self, field: &str, e: serde_json::Error) {
         self.error.get_or_insert_with(|| invalid(field, e));
-    }
-
-    /// The first optional field that did not decode, if any.
-    pub fn check(&mut self) -> Result<(), FieldError> {
-        self.error.take().map_or(Ok(()), Err)
     }
 
     /// The fields not taken: a model's `additional_fields`.
     pub fn rest(&mut self) -> BTreeMap<String, RawJson> {
         std::mem::take(&mut self.map)
-    }
-}
-
-impl FieldError {
-    /// The deserializer's error for this field of `model`.
-    fn into_error<E: de::Error>(self, model: &str) -> E {
-        E::custom(format_args!("`{model}` {self}"))
     }
 }
 
@@ -219,6 +212,12 @@ type WriteElement<'v> = dyn FnMut(usize, &mut Vec<u8>) -> Result<(), serde_json:
 
 /// The fields of one JSON object being written from a model, in the model's field order, each
 /// as its JSON text (a nested model's unknown values stay exact).
+/// A generated model's fields, written one by one (its `Serialize` is [`Writer::encode`]).
+pub trait WriteFields {
+    /// Writes the model's fields into `w`, in order.
+    fn write_fields(&self, w: &mut Writer);
+}
+
 #[derive(Default)]
 pub struct Writer {
     entries: Vec<(String, RawJson)>,
@@ -304,8 +303,19 @@ impl Writer {
         }
     }
 
+    /// A model's whole `Serialize`: the model writes its fields, then the object is written
+    /// to `serializer`. Compiled once per serializer, not once per model.
+    pub fn encode<S: Serializer>(
+        serializer: S,
+        model: &dyn WriteFields,
+    ) -> Result<S::Ok, S::Error> {
+        let mut w = Writer::default();
+        model.write_fields(&mut w);
+        w.finish(serializer)
+    }
+
     /// Serializes the fields written as one JSON object (generic over the serializer only).
-    pub fn finish<S: Serializer>(self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn finish<S: Serializer>(self, serializer: S) -> Result<S::Ok, S::Error> {
         if let Some(e) = self.error {
             return Err(ser::Error::custom(e));
         }
@@ -345,29 +355,31 @@ pub(crate) mod tests {
 
     impl<'de> Deserialize<'de> for Port {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            fn fields(f: &mut Fields) -> Result<Port, FieldError> {
-                let port = Port {
-                    name: f.required("name")?,
+            fn fields(f: &mut Fields) -> Option<Port> {
+                let Some(name) = f.required("name") else {
+                    return None;
+                };
+                Some(Port {
+                    name,
                     speed: f.optional("speed"),
                     rest: f.rest(),
-                };
-                f.check()?;
-                Ok(port)
+                })
             }
             Fields::decode(d, "Port", fields)
         }
     }
 
+    impl WriteFields for Port {
+        fn write_fields(&self, w: &mut Writer) {
+            w.field("name", &self.name);
+            w.optional("speed", &self.speed);
+            w.rest(&self.rest);
+        }
+    }
+
     impl Serialize for Port {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            fn fields(p: &Port, w: &mut Writer) {
-                w.field("name", &p.name);
-                w.optional("speed", &p.speed);
-                w.rest(&p.rest);
-            }
-            let mut w = Writer::default();
-            fields(self, &mut w);
-            w.finish(s)
+            Writer::encode(s, self)
         }
     }
 

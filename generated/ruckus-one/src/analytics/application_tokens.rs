@@ -39,22 +39,20 @@ pub struct ApplicationToken {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApplicationToken {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("clientId", &v.client_id);
+        w.optional("clientSecret", &v.client_secret);
+        w.optional("accessTokenTtl", &v.access_token_ttl);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApplicationToken {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApplicationToken,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("clientId", &v.client_id);
-            w.optional("clientSecret", &v.client_secret);
-            w.optional("accessTokenTtl", &v.access_token_ttl);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApplicationToken {
@@ -63,17 +61,15 @@ impl<'de> serde::Deserialize<'de> for ApplicationToken {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApplicationToken, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApplicationToken {
+        ) -> Option<ApplicationToken> {
+            Some(ApplicationToken {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 client_id: f.optional("clientId"),
                 client_secret: f.optional("clientSecret"),
                 access_token_ttl: f.optional("accessTokenTtl"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -143,17 +139,16 @@ pub struct CreateApplicationTokenRequest {
     /// Wire name `name`; `string`; required.
     pub name: String,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for CreateApplicationTokenRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("name", &v.name);
+    }
+}
 impl serde::Serialize for CreateApplicationTokenRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CreateApplicationTokenRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("name", &v.name);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for CreateApplicationTokenRequest {
@@ -162,14 +157,13 @@ impl<'de> serde::Deserialize<'de> for CreateApplicationTokenRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            CreateApplicationTokenRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = CreateApplicationTokenRequest {
-                name: f.required("name")?,
+        ) -> Option<CreateApplicationTokenRequest> {
+            let Some(r0) = f.required("name") else {
+                return None;
             };
-            Ok(value)
+            Some(CreateApplicationTokenRequest {
+                name: r0,
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

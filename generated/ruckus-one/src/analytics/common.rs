@@ -43,16 +43,25 @@ pub struct ErrorBody {
         feature = "analytics-users"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for ErrorBody {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("errors", &v.errors);
+        w.optional("requestId", &v.request_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "analytics-application-tokens",
+        feature = "analytics-licenses",
+        feature = "analytics-onboarded-systems",
+        feature = "analytics-users"
+    )
+)]
 impl serde::Serialize for ErrorBody {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ErrorBody, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional_list("errors", &v.errors);
-            w.optional("requestId", &v.request_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -69,14 +78,12 @@ impl<'de> serde::Deserialize<'de> for ErrorBody {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ErrorBody, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ErrorBody {
+        ) -> Option<ErrorBody> {
+            Some(ErrorBody {
                 errors: f.optional_list("errors"),
                 request_id: f.optional("requestId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -148,18 +155,24 @@ pub struct ErrorMessage {
         feature = "analytics-users"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for ErrorMessage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("message", &v.message);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "analytics-application-tokens",
+        feature = "analytics-licenses",
+        feature = "analytics-onboarded-systems",
+        feature = "analytics-users"
+    )
+)]
 impl serde::Serialize for ErrorMessage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ErrorMessage,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("message", &v.message);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -176,13 +189,11 @@ impl<'de> serde::Deserialize<'de> for ErrorMessage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ErrorMessage, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ErrorMessage {
+        ) -> Option<ErrorMessage> {
+            Some(ErrorMessage {
                 message: f.optional("message"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -255,19 +266,24 @@ pub struct NodePathElement {
         feature = "analytics-users"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for NodePathElement {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("type", &v.type_);
+        w.optional("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "analytics-licenses",
+        feature = "analytics-resource-groups",
+        feature = "analytics-users"
+    )
+)]
 impl serde::Serialize for NodePathElement {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NodePathElement,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("type", &v.type_);
-            w.optional("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -283,14 +299,12 @@ impl<'de> serde::Deserialize<'de> for NodePathElement {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<NodePathElement, ruckus_one_runtime::internal::object::FieldError> {
-            let value = NodePathElement {
+        ) -> Option<NodePathElement> {
+            Some(NodePathElement {
                 type_: f.optional("type"),
                 name: f.optional("name"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -367,23 +381,22 @@ pub struct ResourceGroup {
     >,
 }
 #[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]
+impl ruckus_one_runtime::internal::object::WriteFields for ResourceGroup {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.field("filter", &v.filter);
+        w.optional("isDefault", &v.is_default);
+        w.optional("tenantId", &v.tenant_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]
 impl serde::Serialize for ResourceGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ResourceGroup,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.field("filter", &v.filter);
-            w.optional("isDefault", &v.is_default);
-            w.optional("tenantId", &v.tenant_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]
@@ -393,18 +406,19 @@ impl<'de> serde::Deserialize<'de> for ResourceGroup {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ResourceGroup, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ResourceGroup {
+        ) -> Option<ResourceGroup> {
+            let (Some(r0), Some(r1)) = (f.required("name"), f.required("filter")) else {
+                return None;
+            };
+            Some(ResourceGroup {
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: r0,
                 description: f.optional("description"),
-                filter: f.required("filter")?,
+                filter: r1,
                 is_default: f.optional("isDefault"),
                 tenant_id: f.optional("tenantId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -473,19 +487,18 @@ pub struct ResourceGroupFilter {
     >,
 }
 #[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]
+impl ruckus_one_runtime::internal::object::WriteFields for ResourceGroupFilter {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.list("networkNodes", &v.network_nodes);
+        w.list("switchNodes", &v.switch_nodes);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]
 impl serde::Serialize for ResourceGroupFilter {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ResourceGroupFilter,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.list("networkNodes", &v.network_nodes);
-            w.list("switchNodes", &v.switch_nodes);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "analytics-resource-groups", feature = "analytics-users"))]
@@ -495,16 +508,18 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupFilter {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ResourceGroupFilter,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ResourceGroupFilter {
-                network_nodes: f.required_list("networkNodes")?,
-                switch_nodes: f.required_list("switchNodes")?,
-                additional_fields: f.rest(),
+        ) -> Option<ResourceGroupFilter> {
+            let (Some(r0), Some(r1)) = (
+                f.required_list("networkNodes"),
+                f.required_list("switchNodes"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(ResourceGroupFilter {
+                network_nodes: r0,
+                switch_nodes: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

@@ -51,22 +51,23 @@ pub struct License {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for License {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("licenseId", &v.license_id);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional("tenantName", &v.tenant_name);
+        w.optional("count", &v.count);
+        w.optional("used", &v.used);
+        w.optional("withinGracePeriod", &v.within_grace_period);
+        w.optional_list("assignments", &v.assignments);
+        w.optional_list("orphanedAPs", &v.orphaned_aps);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for License {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &License, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("licenseId", &v.license_id);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("tenantName", &v.tenant_name);
-            w.optional("count", &v.count);
-            w.optional("used", &v.used);
-            w.optional("withinGracePeriod", &v.within_grace_period);
-            w.optional_list("assignments", &v.assignments);
-            w.optional_list("orphanedAPs", &v.orphaned_aps);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for License {
@@ -75,8 +76,8 @@ impl<'de> serde::Deserialize<'de> for License {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<License, ruckus_one_runtime::internal::object::FieldError> {
-            let value = License {
+        ) -> Option<License> {
+            Some(License {
                 license_id: f.optional("licenseId"),
                 tenant_id: f.optional("tenantId"),
                 tenant_name: f.optional("tenantName"),
@@ -86,9 +87,7 @@ impl<'de> serde::Deserialize<'de> for License {
                 assignments: f.optional_list("assignments"),
                 orphaned_aps: f.optional_list("orphanedAPs"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -180,20 +179,18 @@ pub struct LicenseAssignment {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LicenseAssignment {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("deviceId", &v.device_id);
+        w.optional("deviceName", &v.device_name);
+        w.optional_list("apMacList", &v.ap_mac_list);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LicenseAssignment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LicenseAssignment,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("deviceId", &v.device_id);
-            w.optional("deviceName", &v.device_name);
-            w.optional_list("apMacList", &v.ap_mac_list);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LicenseAssignment {
@@ -202,18 +199,13 @@ impl<'de> serde::Deserialize<'de> for LicenseAssignment {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            LicenseAssignment,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = LicenseAssignment {
+        ) -> Option<LicenseAssignment> {
+            Some(LicenseAssignment {
                 device_id: f.optional("deviceId"),
                 device_name: f.optional("deviceName"),
                 ap_mac_list: f.optional_list("apMacList"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -266,18 +258,16 @@ pub struct LicenseAssignmentUpdate {
     /// Wire name `apMacList`; `array<string>`; required.
     pub ap_mac_list: Vec<String>,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LicenseAssignmentUpdate {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("deviceId", &v.device_id);
+        w.list("apMacList", &v.ap_mac_list);
+    }
+}
 impl serde::Serialize for LicenseAssignmentUpdate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LicenseAssignmentUpdate,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("deviceId", &v.device_id);
-            w.list("apMacList", &v.ap_mac_list);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LicenseAssignmentUpdate {
@@ -286,15 +276,17 @@ impl<'de> serde::Deserialize<'de> for LicenseAssignmentUpdate {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            LicenseAssignmentUpdate,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = LicenseAssignmentUpdate {
-                device_id: f.required("deviceId")?,
-                ap_mac_list: f.required_list("apMacList")?,
+        ) -> Option<LicenseAssignmentUpdate> {
+            let (Some(r0), Some(r1)) = (
+                f.required("deviceId"),
+                f.required_list("apMacList"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(LicenseAssignmentUpdate {
+                device_id: r0,
+                ap_mac_list: r1,
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -332,19 +324,17 @@ pub struct LicenseHierarchy {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LicenseHierarchy {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("children", &v.children);
+        w.optional_list("aps", &v.aps);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LicenseHierarchy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LicenseHierarchy,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("children", &v.children);
-            w.optional_list("aps", &v.aps);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LicenseHierarchy {
@@ -353,14 +343,12 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchy {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<LicenseHierarchy, ruckus_one_runtime::internal::object::FieldError> {
-            let value = LicenseHierarchy {
+        ) -> Option<LicenseHierarchy> {
+            Some(LicenseHierarchy {
                 children: f.optional_list("children"),
                 aps: f.optional_list("aps"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -427,22 +415,20 @@ pub struct LicenseHierarchyAp {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LicenseHierarchyAp {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("apMac", &v.ap_mac);
+        w.optional("apName", &v.ap_name);
+        w.optional("deviceId", &v.device_id);
+        w.optional("deviceName", &v.device_name);
+        w.optional("licenseId", &v.license_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LicenseHierarchyAp {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LicenseHierarchyAp,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("apMac", &v.ap_mac);
-            w.optional("apName", &v.ap_name);
-            w.optional("deviceId", &v.device_id);
-            w.optional("deviceName", &v.device_name);
-            w.optional("licenseId", &v.license_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LicenseHierarchyAp {
@@ -451,20 +437,15 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchyAp {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            LicenseHierarchyAp,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = LicenseHierarchyAp {
+        ) -> Option<LicenseHierarchyAp> {
+            Some(LicenseHierarchyAp {
                 ap_mac: f.optional("apMac"),
                 ap_name: f.optional("apName"),
                 device_id: f.optional("deviceId"),
                 device_name: f.optional("deviceName"),
                 license_id: f.optional("licenseId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -542,21 +523,19 @@ pub struct LicenseHierarchyChild {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LicenseHierarchyChild {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("type", &v.type_);
+        w.optional("name", &v.name);
+        w.optional("apCount", &v.ap_count);
+        w.optional("licensesAssigned", &v.licenses_assigned);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LicenseHierarchyChild {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LicenseHierarchyChild,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("type", &v.type_);
-            w.optional("name", &v.name);
-            w.optional("apCount", &v.ap_count);
-            w.optional("licensesAssigned", &v.licenses_assigned);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LicenseHierarchyChild {
@@ -565,19 +544,14 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchyChild {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            LicenseHierarchyChild,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = LicenseHierarchyChild {
+        ) -> Option<LicenseHierarchyChild> {
+            Some(LicenseHierarchyChild {
                 type_: f.optional("type"),
                 name: f.optional("name"),
                 ap_count: f.optional("apCount"),
                 licenses_assigned: f.optional("licensesAssigned"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -632,17 +606,15 @@ pub struct LicenseHierarchyQuery {
     /// Wire name `path`; `array<NodePathElement>`; optional.
     pub path: Option<Vec<super::common::NodePathElement>>,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LicenseHierarchyQuery {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("path", &v.path);
+    }
+}
 impl serde::Serialize for LicenseHierarchyQuery {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LicenseHierarchyQuery,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("path", &v.path);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LicenseHierarchyQuery {
@@ -651,15 +623,10 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchyQuery {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            LicenseHierarchyQuery,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = LicenseHierarchyQuery {
+        ) -> Option<LicenseHierarchyQuery> {
+            Some(LicenseHierarchyQuery {
                 path: f.optional_list("path"),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -713,21 +680,19 @@ pub struct LicenseUpdateResult {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LicenseUpdateResult {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("licenseId", &v.license_id);
+        w.optional("count", &v.count);
+        w.optional("used", &v.used);
+        w.optional_list("assignments", &v.assignments);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LicenseUpdateResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LicenseUpdateResult,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("licenseId", &v.license_id);
-            w.optional("count", &v.count);
-            w.optional("used", &v.used);
-            w.optional_list("assignments", &v.assignments);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LicenseUpdateResult {
@@ -736,19 +701,14 @@ impl<'de> serde::Deserialize<'de> for LicenseUpdateResult {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            LicenseUpdateResult,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = LicenseUpdateResult {
+        ) -> Option<LicenseUpdateResult> {
+            Some(LicenseUpdateResult {
                 license_id: f.optional("licenseId"),
                 count: f.optional("count"),
                 used: f.optional("used"),
                 assignments: f.optional_list("assignments"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -816,17 +776,18 @@ pub struct OrphanedAp {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for OrphanedAp {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("deviceId", &v.device_id);
+        w.optional("deviceName", &v.device_name);
+        w.optional("apMac", &v.ap_mac);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for OrphanedAp {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &OrphanedAp, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("deviceId", &v.device_id);
-            w.optional("deviceName", &v.device_name);
-            w.optional("apMac", &v.ap_mac);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for OrphanedAp {
@@ -835,15 +796,13 @@ impl<'de> serde::Deserialize<'de> for OrphanedAp {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<OrphanedAp, ruckus_one_runtime::internal::object::FieldError> {
-            let value = OrphanedAp {
+        ) -> Option<OrphanedAp> {
+            Some(OrphanedAp {
                 device_id: f.optional("deviceId"),
                 device_name: f.optional("deviceName"),
                 ap_mac: f.optional("apMac"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -896,18 +855,16 @@ pub struct OrphanedApDeletion {
     /// Wire name `deviceId`; `string`; required.
     pub device_id: String,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for OrphanedApDeletion {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("apMac", &v.ap_mac);
+        w.field("deviceId", &v.device_id);
+    }
+}
 impl serde::Serialize for OrphanedApDeletion {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OrphanedApDeletion,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("apMac", &v.ap_mac);
-            w.field("deviceId", &v.device_id);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for OrphanedApDeletion {
@@ -916,15 +873,15 @@ impl<'de> serde::Deserialize<'de> for OrphanedApDeletion {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            OrphanedApDeletion,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = OrphanedApDeletion {
-                ap_mac: f.required("apMac")?,
-                device_id: f.required("deviceId")?,
+        ) -> Option<OrphanedApDeletion> {
+            let (Some(r0), Some(r1)) = (f.required("apMac"), f.required("deviceId"))
+            else {
+                return None;
             };
-            Ok(value)
+            Some(OrphanedApDeletion {
+                ap_mac: r0,
+                device_id: r1,
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

@@ -55,26 +55,24 @@ pub struct OnboardedSystem {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for OnboardedSystem {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("deviceId", &v.device_id);
+        w.optional("deviceName", &v.device_name);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional("tenantName", &v.tenant_name);
+        w.optional("state", &v.state);
+        w.optional("createdAt", &v.created_at);
+        w.optional("status", &v.status);
+        w.optional("canDelete", &v.can_delete);
+        w.optional("deviceMetadata", &v.device_metadata);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for OnboardedSystem {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OnboardedSystem,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("deviceId", &v.device_id);
-            w.optional("deviceName", &v.device_name);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("tenantName", &v.tenant_name);
-            w.optional("state", &v.state);
-            w.optional("createdAt", &v.created_at);
-            w.optional("status", &v.status);
-            w.optional("canDelete", &v.can_delete);
-            w.optional("deviceMetadata", &v.device_metadata);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for OnboardedSystem {
@@ -83,8 +81,8 @@ impl<'de> serde::Deserialize<'de> for OnboardedSystem {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<OnboardedSystem, ruckus_one_runtime::internal::object::FieldError> {
-            let value = OnboardedSystem {
+        ) -> Option<OnboardedSystem> {
+            Some(OnboardedSystem {
                 device_id: f.optional("deviceId"),
                 device_name: f.optional("deviceName"),
                 tenant_id: f.optional("tenantId"),
@@ -95,9 +93,7 @@ impl<'de> serde::Deserialize<'de> for OnboardedSystem {
                 can_delete: f.optional("canDelete"),
                 device_metadata: f.optional("deviceMetadata"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -202,21 +198,19 @@ pub struct OnboardedSystemMetadata {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for OnboardedSystemMetadata {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("serialNumber", &v.serial_number);
+        w.optional("clusterName", &v.cluster_name);
+        w.optional("controllerVersion", &v.controller_version);
+        w.optional("onboarder", &v.onboarder);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for OnboardedSystemMetadata {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OnboardedSystemMetadata,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("serialNumber", &v.serial_number);
-            w.optional("clusterName", &v.cluster_name);
-            w.optional("controllerVersion", &v.controller_version);
-            w.optional("onboarder", &v.onboarder);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for OnboardedSystemMetadata {
@@ -225,19 +219,14 @@ impl<'de> serde::Deserialize<'de> for OnboardedSystemMetadata {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            OnboardedSystemMetadata,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = OnboardedSystemMetadata {
+        ) -> Option<OnboardedSystemMetadata> {
+            Some(OnboardedSystemMetadata {
                 serial_number: f.optional("serialNumber"),
                 cluster_name: f.optional("clusterName"),
                 controller_version: f.optional("controllerVersion"),
                 onboarder: f.optional("onboarder"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -305,20 +294,18 @@ pub struct OnboardedSystemOnboarder {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for OnboardedSystemOnboarder {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("userId", &v.user_id);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional("tenantName", &v.tenant_name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for OnboardedSystemOnboarder {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OnboardedSystemOnboarder,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("userId", &v.user_id);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("tenantName", &v.tenant_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for OnboardedSystemOnboarder {
@@ -327,18 +314,13 @@ impl<'de> serde::Deserialize<'de> for OnboardedSystemOnboarder {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            OnboardedSystemOnboarder,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = OnboardedSystemOnboarder {
+        ) -> Option<OnboardedSystemOnboarder> {
+            Some(OnboardedSystemOnboarder {
                 user_id: f.optional("userId"),
                 tenant_id: f.optional("tenantId"),
                 tenant_name: f.optional("tenantName"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

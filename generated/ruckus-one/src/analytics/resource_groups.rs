@@ -77,18 +77,16 @@ pub struct ResourceGroupFilterQuery {
     /// Wire name `searchType`; `FilterSearchType`; required.
     pub search_type: FilterSearchType,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ResourceGroupFilterQuery {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("searchString", &v.search_string);
+        w.field("searchType", &v.search_type);
+    }
+}
 impl serde::Serialize for ResourceGroupFilterQuery {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ResourceGroupFilterQuery,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("searchString", &v.search_string);
-            w.field("searchType", &v.search_type);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResourceGroupFilterQuery {
@@ -97,15 +95,17 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupFilterQuery {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ResourceGroupFilterQuery,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ResourceGroupFilterQuery {
-                search_string: f.required("searchString")?,
-                search_type: f.required("searchType")?,
+        ) -> Option<ResourceGroupFilterQuery> {
+            let (Some(r0), Some(r1)) = (
+                f.required("searchString"),
+                f.required("searchType"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(ResourceGroupFilterQuery {
+                search_string: r0,
+                search_type: r1,
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -147,20 +147,19 @@ pub struct ResourceGroupFilterSearchResult {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ResourceGroupFilterSearchResult {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("networkNodes", &v.network_nodes);
+        w.optional_list("switchNodes", &v.switch_nodes);
+        w.optional("idToSystemNameMapping", &v.id_to_system_name_mapping);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ResourceGroupFilterSearchResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ResourceGroupFilterSearchResult,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("networkNodes", &v.network_nodes);
-            w.optional_list("switchNodes", &v.switch_nodes);
-            w.optional("idToSystemNameMapping", &v.id_to_system_name_mapping);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResourceGroupFilterSearchResult {
@@ -169,18 +168,13 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupFilterSearchResult {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ResourceGroupFilterSearchResult,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ResourceGroupFilterSearchResult {
+        ) -> Option<ResourceGroupFilterSearchResult> {
+            Some(ResourceGroupFilterSearchResult {
                 network_nodes: f.optional_list("networkNodes"),
                 switch_nodes: f.optional_list("switchNodes"),
                 id_to_system_name_mapping: f.optional("idToSystemNameMapping"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -246,19 +240,17 @@ pub struct ResourceGroupInput {
     /// Wire name `filter`; `ResourceGroupFilter`; required.
     pub filter: super::common::ResourceGroupFilter,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ResourceGroupInput {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.field("filter", &v.filter);
+    }
+}
 impl serde::Serialize for ResourceGroupInput {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ResourceGroupInput,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.field("filter", &v.filter);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResourceGroupInput {
@@ -267,17 +259,15 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupInput {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ResourceGroupInput,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ResourceGroupInput {
-                name: f.required("name")?,
-                description: f.optional("description"),
-                filter: f.required("filter")?,
+        ) -> Option<ResourceGroupInput> {
+            let (Some(r0), Some(r1)) = (f.required("name"), f.required("filter")) else {
+                return None;
             };
-            f.check()?;
-            Ok(value)
+            Some(ResourceGroupInput {
+                name: r0,
+                description: f.optional("description"),
+                filter: r1,
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

@@ -58,27 +58,25 @@ pub struct CreateScheduleRequest {
     /// Wire name `active`; `boolean`; optional.
     pub active: Option<bool>,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for CreateScheduleRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("name", &v.name);
+        w.field("reportName", &v.report_name);
+        w.field("description", &v.description);
+        w.field("frequency", &v.frequency);
+        w.field("granularity", &v.granularity);
+        w.optional("filter", &v.filter);
+        w.field("format", &v.format);
+        w.field("timezone", &v.timezone);
+        w.optional("pdfCoverPage", &v.pdf_cover_page);
+        w.field("recipients", &v.recipients);
+        w.optional("active", &v.active);
+    }
+}
 impl serde::Serialize for CreateScheduleRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CreateScheduleRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("name", &v.name);
-            w.field("reportName", &v.report_name);
-            w.field("description", &v.description);
-            w.field("frequency", &v.frequency);
-            w.field("granularity", &v.granularity);
-            w.optional("filter", &v.filter);
-            w.field("format", &v.format);
-            w.field("timezone", &v.timezone);
-            w.optional("pdfCoverPage", &v.pdf_cover_page);
-            w.field("recipients", &v.recipients);
-            w.optional("active", &v.active);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for CreateScheduleRequest {
@@ -87,25 +85,41 @@ impl<'de> serde::Deserialize<'de> for CreateScheduleRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            CreateScheduleRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = CreateScheduleRequest {
-                name: f.required("name")?,
-                report_name: f.required("reportName")?,
-                description: f.required("description")?,
-                frequency: f.required("frequency")?,
-                granularity: f.required("granularity")?,
-                filter: f.optional("filter"),
-                format: f.required("format")?,
-                timezone: f.required("timezone")?,
-                pdf_cover_page: f.optional("pdfCoverPage"),
-                recipients: f.required("recipients")?,
-                active: f.optional("active"),
+        ) -> Option<CreateScheduleRequest> {
+            let (
+                Some(r0),
+                Some(r1),
+                Some(r2),
+                Some(r3),
+                Some(r4),
+                Some(r5),
+                Some(r6),
+                Some(r7),
+            ) = (
+                f.required("name"),
+                f.required("reportName"),
+                f.required("description"),
+                f.required("frequency"),
+                f.required("granularity"),
+                f.required("format"),
+                f.required("timezone"),
+                f.required("recipients"),
+            ) else {
+                return None;
             };
-            f.check()?;
-            Ok(value)
+            Some(CreateScheduleRequest {
+                name: r0,
+                report_name: r1,
+                description: r2,
+                frequency: r3,
+                granularity: r4,
+                filter: f.optional("filter"),
+                format: r5,
+                timezone: r6,
+                pdf_cover_page: f.optional("pdfCoverPage"),
+                recipients: r7,
+                active: f.optional("active"),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -559,28 +573,29 @@ pub struct Schedule {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Schedule {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("reportName", &v.report_name);
+        w.optional("owner", &v.owner);
+        w.optional("recipients", &v.recipients);
+        w.optional("frequency", &v.frequency);
+        w.optional("granularity", &v.granularity);
+        w.optional("format", &v.format);
+        w.optional("timezone", &v.timezone);
+        w.optional("description", &v.description);
+        w.optional("executedAt", &v.executed_at);
+        w.optional("status", &v.status);
+        w.optional("isActive", &v.is_active);
+        w.optional("pdfCoverPage", &v.pdf_cover_page);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Schedule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Schedule, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("reportName", &v.report_name);
-            w.optional("owner", &v.owner);
-            w.optional("recipients", &v.recipients);
-            w.optional("frequency", &v.frequency);
-            w.optional("granularity", &v.granularity);
-            w.optional("format", &v.format);
-            w.optional("timezone", &v.timezone);
-            w.optional("description", &v.description);
-            w.optional("executedAt", &v.executed_at);
-            w.optional("status", &v.status);
-            w.optional("isActive", &v.is_active);
-            w.optional("pdfCoverPage", &v.pdf_cover_page);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Schedule {
@@ -589,8 +604,8 @@ impl<'de> serde::Deserialize<'de> for Schedule {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Schedule, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Schedule {
+        ) -> Option<Schedule> {
+            Some(Schedule {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 report_name: f.optional("reportName"),
@@ -606,9 +621,7 @@ impl<'de> serde::Deserialize<'de> for Schedule {
                 is_active: f.optional("isActive"),
                 pdf_cover_page: f.optional("pdfCoverPage"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -728,18 +741,16 @@ pub struct ScheduleBatchResult {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ScheduleBatchResult {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("result", &v.result);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ScheduleBatchResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ScheduleBatchResult,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("result", &v.result);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ScheduleBatchResult {
@@ -748,16 +759,11 @@ impl<'de> serde::Deserialize<'de> for ScheduleBatchResult {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ScheduleBatchResult,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ScheduleBatchResult {
+        ) -> Option<ScheduleBatchResult> {
+            Some(ScheduleBatchResult {
                 result: f.optional("result"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -815,22 +821,20 @@ pub struct ScheduleCreated {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ScheduleCreated {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("active", &v.active);
+        w.optional("name", &v.name);
+        w.optional("format", &v.format);
+        w.optional("timezone", &v.timezone);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ScheduleCreated {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ScheduleCreated,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("active", &v.active);
-            w.optional("name", &v.name);
-            w.optional("format", &v.format);
-            w.optional("timezone", &v.timezone);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ScheduleCreated {
@@ -839,17 +843,15 @@ impl<'de> serde::Deserialize<'de> for ScheduleCreated {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ScheduleCreated, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ScheduleCreated {
+        ) -> Option<ScheduleCreated> {
+            Some(ScheduleCreated {
                 id: f.optional("id"),
                 active: f.optional("active"),
                 name: f.optional("name"),
                 format: f.optional("format"),
                 timezone: f.optional("timezone"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -922,17 +924,15 @@ pub struct ScheduleIds {
     /// Wire name `ids`; `array<string>`; required.
     pub ids: Vec<String>,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ScheduleIds {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.list("ids", &v.ids);
+    }
+}
 impl serde::Serialize for ScheduleIds {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ScheduleIds,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.list("ids", &v.ids);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ScheduleIds {
@@ -941,11 +941,11 @@ impl<'de> serde::Deserialize<'de> for ScheduleIds {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ScheduleIds, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ScheduleIds {
-                ids: f.required_list("ids")?,
+        ) -> Option<ScheduleIds> {
+            let Some(r0) = f.required_list("ids") else {
+                return None;
             };
-            Ok(value)
+            Some(ScheduleIds { ids: r0 })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -980,18 +980,16 @@ pub struct ScheduleList {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ScheduleList {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("result", &v.result);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ScheduleList {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ScheduleList,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("result", &v.result);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ScheduleList {
@@ -1000,13 +998,11 @@ impl<'de> serde::Deserialize<'de> for ScheduleList {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ScheduleList, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ScheduleList {
+        ) -> Option<ScheduleList> {
+            Some(ScheduleList {
                 result: f.optional_list("result"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1165,29 +1161,27 @@ pub struct ScheduleUpdated {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ScheduleUpdated {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("reportName", &v.report_name);
+        w.optional("format", &v.format);
+        w.optional("timezone", &v.timezone);
+        w.optional("active", &v.active);
+        w.optional("pdfCoverPage", &v.pdf_cover_page);
+        w.optional("description", &v.description);
+        w.optional("frequency", &v.frequency);
+        w.optional("granularity", &v.granularity);
+        w.optional("recipients", &v.recipients);
+        w.optional("filter", &v.filter);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ScheduleUpdated {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ScheduleUpdated,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("reportName", &v.report_name);
-            w.optional("format", &v.format);
-            w.optional("timezone", &v.timezone);
-            w.optional("active", &v.active);
-            w.optional("pdfCoverPage", &v.pdf_cover_page);
-            w.optional("description", &v.description);
-            w.optional("frequency", &v.frequency);
-            w.optional("granularity", &v.granularity);
-            w.optional("recipients", &v.recipients);
-            w.optional("filter", &v.filter);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ScheduleUpdated {
@@ -1196,8 +1190,8 @@ impl<'de> serde::Deserialize<'de> for ScheduleUpdated {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ScheduleUpdated, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ScheduleUpdated {
+        ) -> Option<ScheduleUpdated> {
+            Some(ScheduleUpdated {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 report_name: f.optional("reportName"),
@@ -1211,9 +1205,7 @@ impl<'de> serde::Deserialize<'de> for ScheduleUpdated {
                 recipients: f.optional("recipients"),
                 filter: f.optional("filter"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1356,27 +1348,25 @@ pub struct UpdateScheduleRequest {
     /// Wire name `active`; `boolean`; optional.
     pub active: Option<bool>,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UpdateScheduleRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.optional("reportName", &v.report_name);
+        w.optional("description", &v.description);
+        w.optional("frequency", &v.frequency);
+        w.optional("granularity", &v.granularity);
+        w.optional("filter", &v.filter);
+        w.optional("format", &v.format);
+        w.optional("timezone", &v.timezone);
+        w.optional("pdfCoverPage", &v.pdf_cover_page);
+        w.optional("recipients", &v.recipients);
+        w.optional("active", &v.active);
+    }
+}
 impl serde::Serialize for UpdateScheduleRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UpdateScheduleRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("name", &v.name);
-            w.optional("reportName", &v.report_name);
-            w.optional("description", &v.description);
-            w.optional("frequency", &v.frequency);
-            w.optional("granularity", &v.granularity);
-            w.optional("filter", &v.filter);
-            w.optional("format", &v.format);
-            w.optional("timezone", &v.timezone);
-            w.optional("pdfCoverPage", &v.pdf_cover_page);
-            w.optional("recipients", &v.recipients);
-            w.optional("active", &v.active);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpdateScheduleRequest {
@@ -1385,11 +1375,8 @@ impl<'de> serde::Deserialize<'de> for UpdateScheduleRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            UpdateScheduleRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = UpdateScheduleRequest {
+        ) -> Option<UpdateScheduleRequest> {
+            Some(UpdateScheduleRequest {
                 name: f.optional("name"),
                 report_name: f.optional("reportName"),
                 description: f.optional("description"),
@@ -1401,9 +1388,7 @@ impl<'de> serde::Deserialize<'de> for UpdateScheduleRequest {
                 pdf_cover_page: f.optional("pdfCoverPage"),
                 recipients: f.optional("recipients"),
                 active: f.optional("active"),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

@@ -27,19 +27,17 @@ pub struct AddInternalUserRequest {
     /// Wire name `swuId`; `string`; required.
     pub swu_id: String,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AddInternalUserRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("resourceGroupId", &v.resource_group_id);
+        w.field("role", &v.role);
+        w.field("swuId", &v.swu_id);
+    }
+}
 impl serde::Serialize for AddInternalUserRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AddInternalUserRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("resourceGroupId", &v.resource_group_id);
-            w.field("role", &v.role);
-            w.field("swuId", &v.swu_id);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AddInternalUserRequest {
@@ -48,16 +46,19 @@ impl<'de> serde::Deserialize<'de> for AddInternalUserRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AddInternalUserRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AddInternalUserRequest {
-                resource_group_id: f.required("resourceGroupId")?,
-                role: f.required("role")?,
-                swu_id: f.required("swuId")?,
+        ) -> Option<AddInternalUserRequest> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("resourceGroupId"),
+                f.required("role"),
+                f.required("swuId"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(AddInternalUserRequest {
+                resource_group_id: r0,
+                role: r1,
+                swu_id: r2,
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -164,20 +165,18 @@ pub struct InviteThirdPartyUserRequest {
     /// Wire name `type`; `InvitationType`; optional; default: tenant.
     pub type_: Option<InvitationType>,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for InviteThirdPartyUserRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("email", &v.email);
+        w.field("resourceGroupId", &v.resource_group_id);
+        w.field("role", &v.role);
+        w.optional("type", &v.type_);
+    }
+}
 impl serde::Serialize for InviteThirdPartyUserRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &InviteThirdPartyUserRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("email", &v.email);
-            w.field("resourceGroupId", &v.resource_group_id);
-            w.field("role", &v.role);
-            w.optional("type", &v.type_);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for InviteThirdPartyUserRequest {
@@ -186,18 +185,20 @@ impl<'de> serde::Deserialize<'de> for InviteThirdPartyUserRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            InviteThirdPartyUserRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = InviteThirdPartyUserRequest {
-                email: f.required("email")?,
-                resource_group_id: f.required("resourceGroupId")?,
-                role: f.required("role")?,
-                type_: f.optional("type"),
+        ) -> Option<InviteThirdPartyUserRequest> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("email"),
+                f.required("resourceGroupId"),
+                f.required("role"),
+            ) else {
+                return None;
             };
-            f.check()?;
-            Ok(value)
+            Some(InviteThirdPartyUserRequest {
+                email: r0,
+                resource_group_id: r1,
+                role: r2,
+                type_: f.optional("type"),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -259,22 +260,20 @@ pub struct InvitedUser {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for InvitedUser {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("invitedUserId", &v.invited_user_id);
+        w.optional("email", &v.email);
+        w.optional("resourceGroupId", &v.resource_group_id);
+        w.optional("role", &v.role);
+        w.optional("type", &v.type_);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for InvitedUser {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &InvitedUser,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("invitedUserId", &v.invited_user_id);
-            w.optional("email", &v.email);
-            w.optional("resourceGroupId", &v.resource_group_id);
-            w.optional("role", &v.role);
-            w.optional("type", &v.type_);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for InvitedUser {
@@ -283,17 +282,15 @@ impl<'de> serde::Deserialize<'de> for InvitedUser {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<InvitedUser, ruckus_one_runtime::internal::object::FieldError> {
-            let value = InvitedUser {
+        ) -> Option<InvitedUser> {
+            Some(InvitedUser {
                 invited_user_id: f.optional("invitedUserId"),
                 email: f.optional("email"),
                 resource_group_id: f.optional("resourceGroupId"),
                 role: f.optional("role"),
                 type_: f.optional("type"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -357,19 +354,17 @@ pub struct InviterUser {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for InviterUser {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("firstName", &v.first_name);
+        w.optional("lastName", &v.last_name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for InviterUser {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &InviterUser,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("firstName", &v.first_name);
-            w.optional("lastName", &v.last_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for InviterUser {
@@ -378,14 +373,12 @@ impl<'de> serde::Deserialize<'de> for InviterUser {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<InviterUser, ruckus_one_runtime::internal::object::FieldError> {
-            let value = InviterUser {
+        ) -> Option<InviterUser> {
+            Some(InviterUser {
                 first_name: f.optional("firstName"),
                 last_name: f.optional("lastName"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -433,18 +426,16 @@ pub struct UpdateUserRequest {
     /// Provenance: inferred (the body gives no type for role; the document's role enumeration assumed).
     pub role: UserRole,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UpdateUserRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("resourceGroupId", &v.resource_group_id);
+        w.field("role", &v.role);
+    }
+}
 impl serde::Serialize for UpdateUserRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UpdateUserRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("resourceGroupId", &v.resource_group_id);
-            w.field("role", &v.role);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpdateUserRequest {
@@ -453,15 +444,17 @@ impl<'de> serde::Deserialize<'de> for UpdateUserRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            UpdateUserRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = UpdateUserRequest {
-                resource_group_id: f.required("resourceGroupId")?,
-                role: f.required("role")?,
+        ) -> Option<UpdateUserRequest> {
+            let (Some(r0), Some(r1)) = (
+                f.required("resourceGroupId"),
+                f.required("role"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(UpdateUserRequest {
+                resource_group_id: r0,
+                role: r1,
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -517,32 +510,31 @@ pub struct User {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for User {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("firstName", &v.first_name);
+        w.optional("lastName", &v.last_name);
+        w.optional("email", &v.email);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional("isSupport", &v.is_support);
+        w.optional("preferences", &v.preferences);
+        w.optional_list("userResourceMappings", &v.user_resource_mappings);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for User {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &User, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("firstName", &v.first_name);
-            w.optional("lastName", &v.last_name);
-            w.optional("email", &v.email);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("isSupport", &v.is_support);
-            w.optional("preferences", &v.preferences);
-            w.optional_list("userResourceMappings", &v.user_resource_mappings);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for User {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<User, ruckus_one_runtime::internal::object::FieldError> {
-            let value = User {
+        fn fields(f: &mut ruckus_one_runtime::internal::object::Fields) -> Option<User> {
+            Some(User {
                 id: f.optional("id"),
                 first_name: f.optional("firstName"),
                 last_name: f.optional("lastName"),
@@ -552,9 +544,7 @@ impl<'de> serde::Deserialize<'de> for User {
                 preferences: f.optional("preferences"),
                 user_resource_mappings: f.optional_list("userResourceMappings"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -645,19 +635,17 @@ pub struct UserInvitation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UserInvitation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("state", &v.state);
+        w.optional("inviterUser", &v.inviter_user);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UserInvitation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UserInvitation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("state", &v.state);
-            w.optional("inviterUser", &v.inviter_user);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UserInvitation {
@@ -666,14 +654,12 @@ impl<'de> serde::Deserialize<'de> for UserInvitation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<UserInvitation, ruckus_one_runtime::internal::object::FieldError> {
-            let value = UserInvitation {
+        ) -> Option<UserInvitation> {
+            Some(UserInvitation {
                 state: f.optional("state"),
                 inviter_user: f.optional("inviterUser"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -756,28 +742,26 @@ pub struct UserListItem {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UserListItem {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("firstName", &v.first_name);
+        w.optional("lastName", &v.last_name);
+        w.optional("email", &v.email);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional("tenantName", &v.tenant_name);
+        w.optional("role", &v.role);
+        w.optional("resourceGroupId", &v.resource_group_id);
+        w.optional("resourceGroupName", &v.resource_group_name);
+        w.optional("type", &v.type_);
+        w.optional("invitation", &v.invitation);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UserListItem {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UserListItem,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("firstName", &v.first_name);
-            w.optional("lastName", &v.last_name);
-            w.optional("email", &v.email);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("tenantName", &v.tenant_name);
-            w.optional("role", &v.role);
-            w.optional("resourceGroupId", &v.resource_group_id);
-            w.optional("resourceGroupName", &v.resource_group_name);
-            w.optional("type", &v.type_);
-            w.optional("invitation", &v.invitation);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UserListItem {
@@ -786,8 +770,8 @@ impl<'de> serde::Deserialize<'de> for UserListItem {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<UserListItem, ruckus_one_runtime::internal::object::FieldError> {
-            let value = UserListItem {
+        ) -> Option<UserListItem> {
+            Some(UserListItem {
                 id: f.optional("id"),
                 first_name: f.optional("firstName"),
                 last_name: f.optional("lastName"),
@@ -800,9 +784,7 @@ impl<'de> serde::Deserialize<'de> for UserListItem {
                 type_: f.optional("type"),
                 invitation: f.optional("invitation"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -909,19 +891,17 @@ pub struct UserResourceMapping {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UserResourceMapping {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("role", &v.role);
+        w.optional("resourceGroup", &v.resource_group);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UserResourceMapping {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UserResourceMapping,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("role", &v.role);
-            w.optional("resourceGroup", &v.resource_group);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UserResourceMapping {
@@ -930,17 +910,12 @@ impl<'de> serde::Deserialize<'de> for UserResourceMapping {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            UserResourceMapping,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = UserResourceMapping {
+        ) -> Option<UserResourceMapping> {
+            Some(UserResourceMapping {
                 role: f.optional("role"),
                 resource_group: f.optional("resourceGroup"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

@@ -27,25 +27,23 @@ pub struct AccessControlProfileV1 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AccessControlProfileV1 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("applicationPolicy", &v.application_policy);
+        w.optional("description", &v.description);
+        w.optional("devicePolicy", &v.device_policy);
+        w.optional("id", &v.id);
+        w.optional("l2AclPolicy", &v.l2_acl_policy);
+        w.optional("l3AclPolicy", &v.l3_acl_policy);
+        w.field("name", &v.name);
+        w.optional("rateLimiting", &v.rate_limiting);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AccessControlProfileV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AccessControlProfileV1,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("applicationPolicy", &v.application_policy);
-            w.optional("description", &v.description);
-            w.optional("devicePolicy", &v.device_policy);
-            w.optional("id", &v.id);
-            w.optional("l2AclPolicy", &v.l2_acl_policy);
-            w.optional("l3AclPolicy", &v.l3_acl_policy);
-            w.field("name", &v.name);
-            w.optional("rateLimiting", &v.rate_limiting);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AccessControlProfileV1 {
@@ -54,23 +52,21 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfileV1 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AccessControlProfileV1,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AccessControlProfileV1 {
+        ) -> Option<AccessControlProfileV1> {
+            let Some(r0) = f.required("name") else {
+                return None;
+            };
+            Some(AccessControlProfileV1 {
                 application_policy: f.optional("applicationPolicy"),
                 description: f.optional("description"),
                 device_policy: f.optional("devicePolicy"),
                 id: f.optional("id"),
                 l2_acl_policy: f.optional("l2AclPolicy"),
                 l3_acl_policy: f.optional("l3AclPolicy"),
-                name: f.required("name")?,
+                name: r0,
                 rate_limiting: f.optional("rateLimiting"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -149,19 +145,18 @@ pub struct ApplicationLibraryApplication {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ApplicationLibraryApplication {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApplicationLibraryApplication {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApplicationLibraryApplication,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApplicationLibraryApplication {
@@ -170,17 +165,12 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryApplication {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApplicationLibraryApplication,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApplicationLibraryApplication {
+        ) -> Option<ApplicationLibraryApplication> {
+            Some(ApplicationLibraryApplication {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -223,18 +213,17 @@ pub struct ApplicationLibraryApplications {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ApplicationLibraryApplications {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("applications", &v.applications);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApplicationLibraryApplications {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApplicationLibraryApplications,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("applications", &v.applications);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApplicationLibraryApplications {
@@ -243,16 +232,11 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryApplications {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApplicationLibraryApplications,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApplicationLibraryApplications {
+        ) -> Option<ApplicationLibraryApplications> {
+            Some(ApplicationLibraryApplications {
                 applications: f.optional_list("applications"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -292,18 +276,16 @@ pub struct ApplicationLibraryCategories {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApplicationLibraryCategories {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("categories", &v.categories);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApplicationLibraryCategories {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApplicationLibraryCategories,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("categories", &v.categories);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApplicationLibraryCategories {
@@ -312,16 +294,11 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryCategories {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApplicationLibraryCategories,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApplicationLibraryCategories {
+        ) -> Option<ApplicationLibraryCategories> {
+            Some(ApplicationLibraryCategories {
                 categories: f.optional_list("categories"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -363,19 +340,17 @@ pub struct ApplicationLibraryCategory {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApplicationLibraryCategory {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApplicationLibraryCategory {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApplicationLibraryCategory,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApplicationLibraryCategory {
@@ -384,17 +359,12 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryCategory {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApplicationLibraryCategory,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApplicationLibraryCategory {
+        ) -> Option<ApplicationLibraryCategory> {
+            Some(ApplicationLibraryCategory {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -449,25 +419,23 @@ pub struct ApplicationLibrarySettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApplicationLibrarySettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("changedApplications", &v.changed_applications);
+        w.optional("latestReleasedDate", &v.latest_released_date);
+        w.optional("latestVersion", &v.latest_version);
+        w.optional("releasedDate", &v.released_date);
+        w.optional("updatedDate", &v.updated_date);
+        w.optional("version", &v.version);
+        w.optional("currentUpdatedDate", &v.current_updated_date);
+        w.optional("currentVersion", &v.current_version);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApplicationLibrarySettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApplicationLibrarySettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("changedApplications", &v.changed_applications);
-            w.optional("latestReleasedDate", &v.latest_released_date);
-            w.optional("latestVersion", &v.latest_version);
-            w.optional("releasedDate", &v.released_date);
-            w.optional("updatedDate", &v.updated_date);
-            w.optional("version", &v.version);
-            w.optional("currentUpdatedDate", &v.current_updated_date);
-            w.optional("currentVersion", &v.current_version);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApplicationLibrarySettings {
@@ -476,11 +444,8 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibrarySettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApplicationLibrarySettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApplicationLibrarySettings {
+        ) -> Option<ApplicationLibrarySettings> {
+            Some(ApplicationLibrarySettings {
                 changed_applications: f.optional_list("changedApplications"),
                 latest_released_date: f.optional("latestReleasedDate"),
                 latest_version: f.optional("latestVersion"),
@@ -490,9 +455,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibrarySettings {
                 current_updated_date: f.optional("currentUpdatedDate"),
                 current_version: f.optional("currentVersion"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -582,22 +545,20 @@ pub struct ApplicationPolicyV1 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApplicationPolicyV1 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("description", &v.description);
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional_list("rules", &v.rules);
+        w.optional("tenantId", &v.tenant_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApplicationPolicyV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApplicationPolicyV1,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("description", &v.description);
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional_list("rules", &v.rules);
-            w.optional("tenantId", &v.tenant_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApplicationPolicyV1 {
@@ -606,20 +567,18 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyV1 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApplicationPolicyV1,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApplicationPolicyV1 {
+        ) -> Option<ApplicationPolicyV1> {
+            let Some(r0) = f.required("name") else {
+                return None;
+            };
+            Some(ApplicationPolicyV1 {
                 description: f.optional("description"),
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: r0,
                 rules: f.optional_list("rules"),
                 tenant_id: f.optional("tenantId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -692,27 +651,25 @@ pub struct ChangedApplication {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ChangedApplication {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("applicationId", &v.application_id);
+        w.optional("applicationName", &v.application_name);
+        w.optional("categoryId", &v.category_id);
+        w.optional("categoryName", &v.category_name);
+        w.optional_list("impactedItems", &v.impacted_items);
+        w.optional("toApplicationId", &v.to_application_id);
+        w.optional("toApplicationName", &v.to_application_name);
+        w.optional("toCategoryId", &v.to_category_id);
+        w.optional("toCategoryName", &v.to_category_name);
+        w.optional("type", &v.type_);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ChangedApplication {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ChangedApplication,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("applicationId", &v.application_id);
-            w.optional("applicationName", &v.application_name);
-            w.optional("categoryId", &v.category_id);
-            w.optional("categoryName", &v.category_name);
-            w.optional_list("impactedItems", &v.impacted_items);
-            w.optional("toApplicationId", &v.to_application_id);
-            w.optional("toApplicationName", &v.to_application_name);
-            w.optional("toCategoryId", &v.to_category_id);
-            w.optional("toCategoryName", &v.to_category_name);
-            w.optional("type", &v.type_);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ChangedApplication {
@@ -721,11 +678,8 @@ impl<'de> serde::Deserialize<'de> for ChangedApplication {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ChangedApplication,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ChangedApplication {
+        ) -> Option<ChangedApplication> {
+            Some(ChangedApplication {
                 application_id: f.optional("applicationId"),
                 application_name: f.optional("applicationName"),
                 category_id: f.optional("categoryId"),
@@ -737,9 +691,7 @@ impl<'de> serde::Deserialize<'de> for ChangedApplication {
                 to_category_name: f.optional("toCategoryName"),
                 type_: f.optional("type"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -836,21 +788,20 @@ pub struct ChangedApplicationImpactedItem {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ChangedApplicationImpactedItem {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("applicationPolicyId", &v.application_policy_id);
+        w.optional("applicationPolicyName", &v.application_policy_name);
+        w.optional("applicationPolicyRuleId", &v.application_policy_rule_id);
+        w.optional("applicationPolicyRuleName", &v.application_policy_rule_name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ChangedApplicationImpactedItem {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ChangedApplicationImpactedItem,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("applicationPolicyId", &v.application_policy_id);
-            w.optional("applicationPolicyName", &v.application_policy_name);
-            w.optional("applicationPolicyRuleId", &v.application_policy_rule_id);
-            w.optional("applicationPolicyRuleName", &v.application_policy_rule_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ChangedApplicationImpactedItem {
@@ -859,19 +810,14 @@ impl<'de> serde::Deserialize<'de> for ChangedApplicationImpactedItem {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ChangedApplicationImpactedItem,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ChangedApplicationImpactedItem {
+        ) -> Option<ChangedApplicationImpactedItem> {
+            Some(ChangedApplicationImpactedItem {
                 application_policy_id: f.optional("applicationPolicyId"),
                 application_policy_name: f.optional("applicationPolicyName"),
                 application_policy_rule_id: f.optional("applicationPolicyRuleId"),
                 application_policy_rule_name: f.optional("applicationPolicyRuleName"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -995,19 +941,18 @@ pub struct DevicePolicyOperationResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for DevicePolicyOperationResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DevicePolicyOperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DevicePolicyOperationResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DevicePolicyOperationResponse {
@@ -1016,17 +961,12 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyOperationResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DevicePolicyOperationResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DevicePolicyOperationResponse {
+        ) -> Option<DevicePolicyOperationResponse> {
+            Some(DevicePolicyOperationResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1082,25 +1022,23 @@ pub struct DevicePolicyV1 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DevicePolicyV1 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("defaultAccess", &v.default_access);
+        w.optional("description", &v.description);
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional_list("rules", &v.rules);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional("networksCount", &v.networks_count);
+        w.optional("rulesCount", &v.rules_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DevicePolicyV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DevicePolicyV1,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("defaultAccess", &v.default_access);
-            w.optional("description", &v.description);
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional_list("rules", &v.rules);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("networksCount", &v.networks_count);
-            w.optional("rulesCount", &v.rules_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DevicePolicyV1 {
@@ -1109,20 +1047,21 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyV1 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DevicePolicyV1, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DevicePolicyV1 {
+        ) -> Option<DevicePolicyV1> {
+            let Some(r0) = f.required("name") else {
+                return None;
+            };
+            Some(DevicePolicyV1 {
                 default_access: f.optional("defaultAccess"),
                 description: f.optional("description"),
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: r0,
                 rules: f.optional_list("rules"),
                 tenant_id: f.optional("tenantId"),
                 networks_count: f.optional("networksCount"),
                 rules_count: f.optional("rulesCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1204,19 +1143,17 @@ pub struct IdAndEnabled {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for IdAndEnabled {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enabled", &v.enabled);
+        w.optional("id", &v.id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for IdAndEnabled {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &IdAndEnabled,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("enabled", &v.enabled);
-            w.optional("id", &v.id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for IdAndEnabled {
@@ -1225,14 +1162,12 @@ impl<'de> serde::Deserialize<'de> for IdAndEnabled {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<IdAndEnabled, ruckus_one_runtime::internal::object::FieldError> {
-            let value = IdAndEnabled {
+        ) -> Option<IdAndEnabled> {
+            Some(IdAndEnabled {
                 enabled: f.optional("enabled"),
                 id: f.optional("id"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

@@ -22,22 +22,20 @@ pub struct ActivitiesAdmin {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ActivitiesAdmin {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.optional("email", &v.email);
+        w.optional("ip", &v.ip);
+        w.optional("id", &v.id);
+        w.optional("interface", &v.interface);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ActivitiesAdmin {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ActivitiesAdmin,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("name", &v.name);
-            w.optional("email", &v.email);
-            w.optional("ip", &v.ip);
-            w.optional("id", &v.id);
-            w.optional("interface", &v.interface);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ActivitiesAdmin {
@@ -46,17 +44,15 @@ impl<'de> serde::Deserialize<'de> for ActivitiesAdmin {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ActivitiesAdmin, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ActivitiesAdmin {
+        ) -> Option<ActivitiesAdmin> {
+            Some(ActivitiesAdmin {
                 name: f.optional("name"),
                 email: f.optional("email"),
                 ip: f.optional("ip"),
                 id: f.optional("id"),
                 interface: f.optional("interface"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -122,23 +118,21 @@ pub struct ActivitiesDevice {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ActivitiesDevice {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("serialNumber", &v.serial_number);
+        w.optional("status", &v.status);
+        w.optional("error", &v.error);
+        w.optional("suggestion", &v.suggestion);
+        w.optional("deviceType", &v.device_type);
+        w.optional("description", &v.description);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ActivitiesDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ActivitiesDevice,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("serialNumber", &v.serial_number);
-            w.optional("status", &v.status);
-            w.optional("error", &v.error);
-            w.optional("suggestion", &v.suggestion);
-            w.optional("deviceType", &v.device_type);
-            w.optional("description", &v.description);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ActivitiesDevice {
@@ -147,8 +141,8 @@ impl<'de> serde::Deserialize<'de> for ActivitiesDevice {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ActivitiesDevice, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ActivitiesDevice {
+        ) -> Option<ActivitiesDevice> {
+            Some(ActivitiesDevice {
                 serial_number: f.optional("serialNumber"),
                 status: f.optional("status"),
                 error: f.optional("error"),
@@ -156,9 +150,7 @@ impl<'de> serde::Deserialize<'de> for ActivitiesDevice {
                 device_type: f.optional("deviceType"),
                 description: f.optional("description"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -255,31 +247,32 @@ pub struct Activity {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Activity {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("status", &v.status);
+        w.optional("useCase", &v.use_case);
+        w.optional("error", &v.error);
+        w.optional("suggestion", &v.suggestion);
+        w.optional("steps", &v.steps);
+        w.optional("startDatetime", &v.start_datetime);
+        w.optional("endDatetime", &v.end_datetime);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional("notification", &v.notification);
+        w.optional("admin", &v.admin);
+        w.optional("product", &v.product);
+        w.optional("serialNumber", &v.serial_number);
+        w.optional("eventId", &v.event_id);
+        w.optional("descriptionTemplate", &v.description_template);
+        w.optional_list("descriptionData", &v.description_data);
+        w.optional("severity", &v.severity);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Activity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Activity, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("requestId", &v.request_id);
-            w.optional("status", &v.status);
-            w.optional("useCase", &v.use_case);
-            w.optional("error", &v.error);
-            w.optional("suggestion", &v.suggestion);
-            w.optional("steps", &v.steps);
-            w.optional("startDatetime", &v.start_datetime);
-            w.optional("endDatetime", &v.end_datetime);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("notification", &v.notification);
-            w.optional("admin", &v.admin);
-            w.optional("product", &v.product);
-            w.optional("serialNumber", &v.serial_number);
-            w.optional("eventId", &v.event_id);
-            w.optional("descriptionTemplate", &v.description_template);
-            w.optional_list("descriptionData", &v.description_data);
-            w.optional("severity", &v.severity);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Activity {
@@ -288,8 +281,8 @@ impl<'de> serde::Deserialize<'de> for Activity {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Activity, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Activity {
+        ) -> Option<Activity> {
+            Some(Activity {
                 request_id: f.optional("requestId"),
                 status: f.optional("status"),
                 use_case: f.optional("useCase"),
@@ -308,9 +301,7 @@ impl<'de> serde::Deserialize<'de> for Activity {
                 description_data: f.optional_list("descriptionData"),
                 severity: f.optional("severity"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -457,23 +448,21 @@ pub struct ActivityQuery {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ActivityQuery {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("filters", &v.filters);
+        w.optional("page", &v.page);
+        w.optional("pageSize", &v.page_size);
+        w.optional_list("fields", &v.fields);
+        w.optional("sortField", &v.sort_field);
+        w.optional("sortOrder", &v.sort_order);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ActivityQuery {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ActivityQuery,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("filters", &v.filters);
-            w.optional("page", &v.page);
-            w.optional("pageSize", &v.page_size);
-            w.optional_list("fields", &v.fields);
-            w.optional("sortField", &v.sort_field);
-            w.optional("sortOrder", &v.sort_order);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ActivityQuery {
@@ -482,8 +471,8 @@ impl<'de> serde::Deserialize<'de> for ActivityQuery {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ActivityQuery, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ActivityQuery {
+        ) -> Option<ActivityQuery> {
+            Some(ActivityQuery {
                 filters: f.optional("filters"),
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
@@ -491,9 +480,7 @@ impl<'de> serde::Deserialize<'de> for ActivityQuery {
                 sort_field: f.optional("sortField"),
                 sort_order: f.optional("sortOrder"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -565,17 +552,15 @@ pub struct ActivityQueryFilters {
     /// Wire name `id`; `array<string>`; optional.
     pub id: Option<Vec<String>>,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ActivityQueryFilters {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("id", &v.id);
+    }
+}
 impl serde::Serialize for ActivityQueryFilters {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ActivityQueryFilters,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("id", &v.id);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ActivityQueryFilters {
@@ -584,15 +569,10 @@ impl<'de> serde::Deserialize<'de> for ActivityQueryFilters {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ActivityQueryFilters,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ActivityQueryFilters {
+        ) -> Option<ActivityQueryFilters> {
+            Some(ActivityQueryFilters {
                 id: f.optional_list("id"),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -690,19 +670,17 @@ pub struct NameValuePair {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for NameValuePair {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.optional("value", &v.value);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for NameValuePair {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NameValuePair,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("name", &v.name);
-            w.optional("value", &v.value);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for NameValuePair {
@@ -711,14 +689,12 @@ impl<'de> serde::Deserialize<'de> for NameValuePair {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<NameValuePair, ruckus_one_runtime::internal::object::FieldError> {
-            let value = NameValuePair {
+        ) -> Option<NameValuePair> {
+            Some(NameValuePair {
                 name: f.optional("name"),
                 value: f.optional("value"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -763,20 +739,18 @@ pub struct NotificationData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for NotificationData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enabled", &v.enabled);
+        w.optional("endpoint", &v.endpoint);
+        w.optional("type", &v.type_);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for NotificationData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NotificationData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("enabled", &v.enabled);
-            w.optional("endpoint", &v.endpoint);
-            w.optional("type", &v.type_);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for NotificationData {
@@ -785,15 +759,13 @@ impl<'de> serde::Deserialize<'de> for NotificationData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<NotificationData, ruckus_one_runtime::internal::object::FieldError> {
-            let value = NotificationData {
+        ) -> Option<NotificationData> {
+            Some(NotificationData {
                 enabled: f.optional("enabled"),
                 endpoint: f.optional("endpoint"),
                 type_: f.optional("type"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -906,20 +878,21 @@ pub struct QueryData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for QueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("sortField", &v.sort_field);
+        w.optional("sortOrder", &v.sort_order);
+        w.optional("page", &v.page);
+        w.optional("pageSize", &v.page_size);
+        w.optional("filters", &v.filters);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &QueryData, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional_list("fields", &v.fields);
-            w.optional("sortField", &v.sort_field);
-            w.optional("sortOrder", &v.sort_order);
-            w.optional("page", &v.page);
-            w.optional("pageSize", &v.page_size);
-            w.optional("filters", &v.filters);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryData {
@@ -928,8 +901,8 @@ impl<'de> serde::Deserialize<'de> for QueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<QueryData, ruckus_one_runtime::internal::object::FieldError> {
-            let value = QueryData {
+        ) -> Option<QueryData> {
+            Some(QueryData {
                 fields: f.optional_list("fields"),
                 sort_field: f.optional("sortField"),
                 sort_order: f.optional("sortOrder"),
@@ -937,9 +910,7 @@ impl<'de> serde::Deserialize<'de> for QueryData {
                 page_size: f.optional("pageSize"),
                 filters: f.optional("filters"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1016,21 +987,19 @@ pub struct QueryResponseDevice {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for QueryResponseDevice {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional_list("data", &v.data);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryResponseDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseDevice,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional_list("data", &v.data);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseDevice {
@@ -1039,19 +1008,14 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDevice {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseDevice,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseDevice {
+        ) -> Option<QueryResponseDevice> {
+            Some(QueryResponseDevice {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 data: f.optional_list("data"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

@@ -174,18 +174,16 @@ pub struct BooleanCriteria {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for BooleanCriteria {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("booleanCriteria", &v.boolean_criteria);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for BooleanCriteria {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &BooleanCriteria,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("booleanCriteria", &v.boolean_criteria);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for BooleanCriteria {
@@ -194,12 +192,14 @@ impl<'de> serde::Deserialize<'de> for BooleanCriteria {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<BooleanCriteria, ruckus_one_runtime::internal::object::FieldError> {
-            let value = BooleanCriteria {
-                boolean_criteria: f.required("booleanCriteria")?,
-                additional_fields: f.rest(),
+        ) -> Option<BooleanCriteria> {
+            let Some(r0) = f.required("booleanCriteria") else {
+                return None;
             };
-            Ok(value)
+            Some(BooleanCriteria {
+                boolean_criteria: r0,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -234,21 +234,19 @@ pub struct DateRangeCriteria {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DateRangeCriteria {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("when", &v.when);
+        w.field("startTime", &v.start_time);
+        w.field("endTime", &v.end_time);
+        w.field("zoneOffset", &v.zone_offset);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DateRangeCriteria {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DateRangeCriteria,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("when", &v.when);
-            w.field("startTime", &v.start_time);
-            w.field("endTime", &v.end_time);
-            w.field("zoneOffset", &v.zone_offset);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DateRangeCriteria {
@@ -257,18 +255,22 @@ impl<'de> serde::Deserialize<'de> for DateRangeCriteria {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DateRangeCriteria,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DateRangeCriteria {
-                when: f.required("when")?,
-                start_time: f.required("startTime")?,
-                end_time: f.required("endTime")?,
-                zone_offset: f.required("zoneOffset")?,
-                additional_fields: f.rest(),
+        ) -> Option<DateRangeCriteria> {
+            let (Some(r0), Some(r1), Some(r2), Some(r3)) = (
+                f.required("when"),
+                f.required("startTime"),
+                f.required("endTime"),
+                f.required("zoneOffset"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(DateRangeCriteria {
+                when: r0,
+                start_time: r1,
+                end_time: r2,
+                zone_offset: r3,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -405,23 +407,21 @@ pub struct DynamicPolicyTemplate {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DynamicPolicyTemplate {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("id", &v.id);
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.field("returnType", &v.return_type);
+        w.field("ruleType", &v.rule_type);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DynamicPolicyTemplate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DynamicPolicyTemplate,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.field("returnType", &v.return_type);
-            w.field("ruleType", &v.rule_type);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DynamicPolicyTemplate {
@@ -430,21 +430,24 @@ impl<'de> serde::Deserialize<'de> for DynamicPolicyTemplate {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DynamicPolicyTemplate,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DynamicPolicyTemplate {
-                id: f.required("id")?,
-                name: f.required("name")?,
+        ) -> Option<DynamicPolicyTemplate> {
+            let (Some(r0), Some(r1), Some(r2), Some(r3)) = (
+                f.required("id"),
+                f.required("name"),
+                f.required("returnType"),
+                f.required("ruleType"),
+            ) else {
+                return None;
+            };
+            Some(DynamicPolicyTemplate {
+                id: r0,
+                name: r1,
                 description: f.optional("description"),
-                return_type: f.required("returnType")?,
-                rule_type: f.required("ruleType")?,
+                return_type: r2,
+                rule_type: r3,
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -547,24 +550,23 @@ pub struct DynamicPolicyTemplateAttribute {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for DynamicPolicyTemplateAttribute {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("id", &v.id);
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("attributeTextMatch", &v.attribute_text_match);
+        w.field("attributeType", &v.attribute_type);
+        w.optional("category", &v.category);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DynamicPolicyTemplateAttribute {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DynamicPolicyTemplateAttribute,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("attributeTextMatch", &v.attribute_text_match);
-            w.field("attributeType", &v.attribute_type);
-            w.optional("category", &v.category);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DynamicPolicyTemplateAttribute {
@@ -573,22 +575,24 @@ impl<'de> serde::Deserialize<'de> for DynamicPolicyTemplateAttribute {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DynamicPolicyTemplateAttribute,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DynamicPolicyTemplateAttribute {
-                id: f.required("id")?,
-                name: f.required("name")?,
+        ) -> Option<DynamicPolicyTemplateAttribute> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("id"),
+                f.required("name"),
+                f.required("attributeType"),
+            ) else {
+                return None;
+            };
+            Some(DynamicPolicyTemplateAttribute {
+                id: r0,
+                name: r1,
                 description: f.optional("description"),
                 attribute_text_match: f.optional("attributeTextMatch"),
-                attribute_type: f.required("attributeType")?,
+                attribute_type: r2,
                 category: f.optional("category"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -770,18 +774,19 @@ pub struct LocalTime {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LocalTime {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("hour", &v.hour);
+        w.optional("minute", &v.minute);
+        w.optional("second", &v.second);
+        w.optional("nano", &v.nano);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LocalTime {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LocalTime, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("hour", &v.hour);
-            w.optional("minute", &v.minute);
-            w.optional("second", &v.second);
-            w.optional("nano", &v.nano);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LocalTime {
@@ -790,16 +795,14 @@ impl<'de> serde::Deserialize<'de> for LocalTime {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<LocalTime, ruckus_one_runtime::internal::object::FieldError> {
-            let value = LocalTime {
+        ) -> Option<LocalTime> {
+            Some(LocalTime {
                 hour: f.optional("hour"),
                 minute: f.optional("minute"),
                 second: f.optional("second"),
                 nano: f.optional("nano"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -854,18 +857,16 @@ pub struct NumberCriteria {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for NumberCriteria {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.number("numberCriteria", Some(v.number_criteria));
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for NumberCriteria {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NumberCriteria,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.number("numberCriteria", Some(v.number_criteria));
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for NumberCriteria {
@@ -874,12 +875,14 @@ impl<'de> serde::Deserialize<'de> for NumberCriteria {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<NumberCriteria, ruckus_one_runtime::internal::object::FieldError> {
-            let value = NumberCriteria {
-                number_criteria: f.required("numberCriteria")?,
-                additional_fields: f.rest(),
+        ) -> Option<NumberCriteria> {
+            let Some(r0) = f.required("numberCriteria") else {
+                return None;
             };
-            Ok(value)
+            Some(NumberCriteria {
+                number_criteria: r0,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -917,18 +920,19 @@ pub struct PageData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PageData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("pageSize", &v.page_size);
+        w.optional("pageCount", &v.page_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PageData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PageData, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("pageSize", &v.page_size);
-            w.optional("pageCount", &v.page_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PageData {
@@ -937,16 +941,14 @@ impl<'de> serde::Deserialize<'de> for PageData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PageData, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PageData {
+        ) -> Option<PageData> {
+            Some(PageData {
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
                 page_count: f.optional("pageCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1003,20 +1005,19 @@ pub struct PagedResponseResourceDynamicPolicyTemplate {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for PagedResponseResourceDynamicPolicyTemplate {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("paging", &v.paging);
+        w.optional_list("content", &v.content);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PagedResponseResourceDynamicPolicyTemplate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PagedResponseResourceDynamicPolicyTemplate,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("paging", &v.paging);
-            w.optional_list("content", &v.content);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PagedResponseResourceDynamicPolicyTemplate {
@@ -1025,18 +1026,13 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceDynamicPolicyTemplate
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PagedResponseResourceDynamicPolicyTemplate,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PagedResponseResourceDynamicPolicyTemplate {
+        ) -> Option<PagedResponseResourceDynamicPolicyTemplate> {
+            Some(PagedResponseResourceDynamicPolicyTemplate {
                 paging: f.optional("paging"),
                 content: f.optional_list("content"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1090,20 +1086,19 @@ pub struct PagedResponseResourceDynamicPolicyTemplateAttribute {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for PagedResponseResourceDynamicPolicyTemplateAttribute {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("paging", &v.paging);
+        w.optional_list("content", &v.content);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PagedResponseResourceDynamicPolicyTemplateAttribute {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PagedResponseResourceDynamicPolicyTemplateAttribute,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("paging", &v.paging);
-            w.optional_list("content", &v.content);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de>
@@ -1113,18 +1108,13 @@ for PagedResponseResourceDynamicPolicyTemplateAttribute {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PagedResponseResourceDynamicPolicyTemplateAttribute,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PagedResponseResourceDynamicPolicyTemplateAttribute {
+        ) -> Option<PagedResponseResourceDynamicPolicyTemplateAttribute> {
+            Some(PagedResponseResourceDynamicPolicyTemplateAttribute {
                 paging: f.optional("paging"),
                 content: f.optional_list("content"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1181,20 +1171,18 @@ pub struct PagedResponseResourcePolicy {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PagedResponseResourcePolicy {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("paging", &v.paging);
+        w.optional_list("content", &v.content);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PagedResponseResourcePolicy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PagedResponseResourcePolicy,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("paging", &v.paging);
-            w.optional_list("content", &v.content);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicy {
@@ -1203,18 +1191,13 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicy {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PagedResponseResourcePolicy,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PagedResponseResourcePolicy {
+        ) -> Option<PagedResponseResourcePolicy> {
+            Some(PagedResponseResourcePolicy {
                 paging: f.optional("paging"),
                 content: f.optional_list("content"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1268,20 +1251,19 @@ pub struct PagedResponseResourcePolicyCondition {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for PagedResponseResourcePolicyCondition {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("paging", &v.paging);
+        w.optional_list("content", &v.content);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PagedResponseResourcePolicyCondition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PagedResponseResourcePolicyCondition,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("paging", &v.paging);
-            w.optional_list("content", &v.content);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicyCondition {
@@ -1290,18 +1272,13 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicyCondition {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PagedResponseResourcePolicyCondition,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PagedResponseResourcePolicyCondition {
+        ) -> Option<PagedResponseResourcePolicyCondition> {
+            Some(PagedResponseResourcePolicyCondition {
                 paging: f.optional("paging"),
                 content: f.optional_list("content"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1355,20 +1332,19 @@ pub struct PagedResponseResourcePolicySet {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for PagedResponseResourcePolicySet {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("paging", &v.paging);
+        w.optional_list("content", &v.content);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PagedResponseResourcePolicySet {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PagedResponseResourcePolicySet,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("paging", &v.paging);
-            w.optional_list("content", &v.content);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicySet {
@@ -1377,18 +1353,13 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicySet {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PagedResponseResourcePolicySet,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PagedResponseResourcePolicySet {
+        ) -> Option<PagedResponseResourcePolicySet> {
+            Some(PagedResponseResourcePolicySet {
                 paging: f.optional("paging"),
                 content: f.optional_list("content"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1442,20 +1413,19 @@ pub struct PagedResponseResourcePolicySetAssignment {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for PagedResponseResourcePolicySetAssignment {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("paging", &v.paging);
+        w.optional_list("content", &v.content);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PagedResponseResourcePolicySetAssignment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PagedResponseResourcePolicySetAssignment,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("paging", &v.paging);
-            w.optional_list("content", &v.content);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicySetAssignment {
@@ -1464,18 +1434,13 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePolicySetAssignment {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PagedResponseResourcePolicySetAssignment,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PagedResponseResourcePolicySetAssignment {
+        ) -> Option<PagedResponseResourcePolicySetAssignment> {
+            Some(PagedResponseResourcePolicySetAssignment {
                 paging: f.optional("paging"),
                 content: f.optional_list("content"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1529,20 +1494,19 @@ pub struct PagedResponseResourcePrioritizedPolicy {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for PagedResponseResourcePrioritizedPolicy {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("paging", &v.paging);
+        w.optional_list("content", &v.content);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PagedResponseResourcePrioritizedPolicy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PagedResponseResourcePrioritizedPolicy,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("paging", &v.paging);
-            w.optional_list("content", &v.content);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PagedResponseResourcePrioritizedPolicy {
@@ -1551,18 +1515,13 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourcePrioritizedPolicy {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PagedResponseResourcePrioritizedPolicy,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PagedResponseResourcePrioritizedPolicy {
+        ) -> Option<PagedResponseResourcePrioritizedPolicy> {
+            Some(PagedResponseResourcePrioritizedPolicy {
                 paging: f.optional("paging"),
                 content: f.optional_list("content"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1623,23 +1582,24 @@ pub struct Policy {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Policy {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.field("policyType", &v.policy_type);
+        w.optional("onMatchResponse", &v.on_match_response);
+        w.optional("policySetCount", &v.policy_set_count);
+        w.optional("conditionsCount", &v.conditions_count);
+        w.optional_list("policySetNames", &v.policy_set_names);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Policy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Policy, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.field("policyType", &v.policy_type);
-            w.optional("onMatchResponse", &v.on_match_response);
-            w.optional("policySetCount", &v.policy_set_count);
-            w.optional("conditionsCount", &v.conditions_count);
-            w.optional_list("policySetNames", &v.policy_set_names);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Policy {
@@ -1648,21 +1608,23 @@ impl<'de> serde::Deserialize<'de> for Policy {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Policy, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Policy {
+        ) -> Option<Policy> {
+            let (Some(r0), Some(r1)) = (f.required("name"), f.required("policyType"))
+            else {
+                return None;
+            };
+            Some(Policy {
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: r0,
                 description: f.optional("description"),
-                policy_type: f.required("policyType")?,
+                policy_type: r1,
                 on_match_response: f.optional("onMatchResponse"),
                 policy_set_count: f.optional("policySetCount"),
                 conditions_count: f.optional("conditionsCount"),
                 policy_set_names: f.optional_list("policySetNames"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1747,23 +1709,21 @@ pub struct PolicyCondition {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PolicyCondition {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("policyId", &v.policy_id);
+        w.field("templateAttributeId", &v.template_attribute_id);
+        w.optional("templateAttribute", &v.template_attribute);
+        w.optional("evaluationRule", &v.evaluation_rule);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PolicyCondition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PolicyCondition,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("policyId", &v.policy_id);
-            w.field("templateAttributeId", &v.template_attribute_id);
-            w.optional("templateAttribute", &v.template_attribute);
-            w.optional("evaluationRule", &v.evaluation_rule);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PolicyCondition {
@@ -1772,18 +1732,22 @@ impl<'de> serde::Deserialize<'de> for PolicyCondition {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PolicyCondition, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PolicyCondition {
+        ) -> Option<PolicyCondition> {
+            let (Some(r0), Some(r1)) = (
+                f.required("policyId"),
+                f.required("templateAttributeId"),
+            ) else {
+                return None;
+            };
+            Some(PolicyCondition {
                 id: f.optional("id"),
-                policy_id: f.required("policyId")?,
-                template_attribute_id: f.required("templateAttributeId")?,
+                policy_id: r0,
+                template_attribute_id: r1,
                 template_attribute: f.optional("templateAttribute"),
                 evaluation_rule: f.optional("evaluationRule"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1850,19 +1814,17 @@ pub struct PolicyConditionUpdate {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PolicyConditionUpdate {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("templateAttributeId", &v.template_attribute_id);
+        w.optional("evaluationRule", &v.evaluation_rule);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PolicyConditionUpdate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PolicyConditionUpdate,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("templateAttributeId", &v.template_attribute_id);
-            w.optional("evaluationRule", &v.evaluation_rule);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PolicyConditionUpdate {
@@ -1871,17 +1833,12 @@ impl<'de> serde::Deserialize<'de> for PolicyConditionUpdate {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PolicyConditionUpdate,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PolicyConditionUpdate {
+        ) -> Option<PolicyConditionUpdate> {
+            Some(PolicyConditionUpdate {
                 template_attribute_id: f.optional("templateAttributeId"),
                 evaluation_rule: f.optional("evaluationRule"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1989,23 +1946,24 @@ pub struct PolicySet {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PolicySet {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.field("description", &v.description);
+        w.optional("mappedPolicyCount", &v.mapped_policy_count);
+        w.optional("assignmentCount", &v.assignment_count);
+        w.optional_list("policyNames", &v.policy_names);
+        w.optional_list("externalAssignments", &v.external_assignments);
+        w.optional("policyOverrideEnabled", &v.policy_override_enabled);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PolicySet {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PolicySet, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.field("description", &v.description);
-            w.optional("mappedPolicyCount", &v.mapped_policy_count);
-            w.optional("assignmentCount", &v.assignment_count);
-            w.optional_list("policyNames", &v.policy_names);
-            w.optional_list("externalAssignments", &v.external_assignments);
-            w.optional("policyOverrideEnabled", &v.policy_override_enabled);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PolicySet {
@@ -2014,11 +1972,15 @@ impl<'de> serde::Deserialize<'de> for PolicySet {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PolicySet, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PolicySet {
+        ) -> Option<PolicySet> {
+            let (Some(r0), Some(r1)) = (f.required("name"), f.required("description"))
+            else {
+                return None;
+            };
+            Some(PolicySet {
                 id: f.optional("id"),
-                name: f.required("name")?,
-                description: f.required("description")?,
+                name: r0,
+                description: r1,
                 mapped_policy_count: f.optional("mappedPolicyCount"),
                 assignment_count: f.optional("assignmentCount"),
                 policy_names: f.optional_list("policyNames"),
@@ -2026,9 +1988,7 @@ impl<'de> serde::Deserialize<'de> for PolicySet {
                 policy_override_enabled: f.optional("policyOverrideEnabled"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2113,21 +2073,19 @@ pub struct PolicySetAssignment {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PolicySetAssignment {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("id", &v.id);
+        w.field("identityId", &v.identity_id);
+        w.field("identityName", &v.identity_name);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PolicySetAssignment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PolicySetAssignment,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("id", &v.id);
-            w.field("identityId", &v.identity_id);
-            w.field("identityName", &v.identity_name);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PolicySetAssignment {
@@ -2136,19 +2094,21 @@ impl<'de> serde::Deserialize<'de> for PolicySetAssignment {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PolicySetAssignment,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PolicySetAssignment {
-                id: f.required("id")?,
-                identity_id: f.required("identityId")?,
-                identity_name: f.required("identityName")?,
+        ) -> Option<PolicySetAssignment> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("id"),
+                f.required("identityId"),
+                f.required("identityName"),
+            ) else {
+                return None;
+            };
+            Some(PolicySetAssignment {
+                id: r0,
+                identity_id: r1,
+                identity_name: r2,
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2193,20 +2153,18 @@ pub struct PolicySetAssignmentGroups {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PolicySetAssignmentGroups {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("identityName", &v.identity_name);
+        w.list("identityId", &v.identity_id);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PolicySetAssignmentGroups {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PolicySetAssignmentGroups,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("identityName", &v.identity_name);
-            w.list("identityId", &v.identity_id);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PolicySetAssignmentGroups {
@@ -2215,18 +2173,19 @@ impl<'de> serde::Deserialize<'de> for PolicySetAssignmentGroups {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PolicySetAssignmentGroups,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PolicySetAssignmentGroups {
-                identity_name: f.required("identityName")?,
-                identity_id: f.required_list("identityId")?,
+        ) -> Option<PolicySetAssignmentGroups> {
+            let (Some(r0), Some(r1)) = (
+                f.required("identityName"),
+                f.required_list("identityId"),
+            ) else {
+                return None;
+            };
+            Some(PolicySetAssignmentGroups {
+                identity_name: r0,
+                identity_id: r1,
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2270,20 +2229,18 @@ pub struct PolicyUpdate {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PolicyUpdate {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("onMatchResponse", &v.on_match_response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PolicyUpdate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PolicyUpdate,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("onMatchResponse", &v.on_match_response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PolicyUpdate {
@@ -2292,15 +2249,16 @@ impl<'de> serde::Deserialize<'de> for PolicyUpdate {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PolicyUpdate, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PolicyUpdate {
-                name: f.required("name")?,
+        ) -> Option<PolicyUpdate> {
+            let Some(r0) = f.required("name") else {
+                return None;
+            };
+            Some(PolicyUpdate {
+                name: r0,
                 description: f.optional("description"),
                 on_match_response: f.optional("onMatchResponse"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2348,20 +2306,18 @@ pub struct PrioritizedPolicy {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PrioritizedPolicy {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("policyId", &v.policy_id);
+        w.optional("priority", &v.priority);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PrioritizedPolicy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PrioritizedPolicy,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("policyId", &v.policy_id);
-            w.optional("priority", &v.priority);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PrioritizedPolicy {
@@ -2370,18 +2326,13 @@ impl<'de> serde::Deserialize<'de> for PrioritizedPolicy {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PrioritizedPolicy,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PrioritizedPolicy {
+        ) -> Option<PrioritizedPolicy> {
+            Some(PrioritizedPolicy {
                 policy_id: f.optional("policyId"),
                 priority: f.optional("priority"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2434,18 +2385,16 @@ pub struct StringCriteria {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for StringCriteria {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("regexStringCriteria", &v.regex_string_criteria);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for StringCriteria {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &StringCriteria,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("regexStringCriteria", &v.regex_string_criteria);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for StringCriteria {
@@ -2454,12 +2403,14 @@ impl<'de> serde::Deserialize<'de> for StringCriteria {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<StringCriteria, ruckus_one_runtime::internal::object::FieldError> {
-            let value = StringCriteria {
-                regex_string_criteria: f.required("regexStringCriteria")?,
-                additional_fields: f.rest(),
+        ) -> Option<StringCriteria> {
+            let Some(r0) = f.required("regexStringCriteria") else {
+                return None;
             };
-            Ok(value)
+            Some(StringCriteria {
+                regex_string_criteria: r0,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

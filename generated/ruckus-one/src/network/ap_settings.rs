@@ -23,20 +23,18 @@ pub struct ApAntennaTypeSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApAntennaTypeSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("useVenueSettings", &v.use_venue_settings);
+        w.optional("antennaType", &v.antenna_type);
+        w.optional("useVenueOrApGroupSettings", &v.use_venue_or_ap_group_settings);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApAntennaTypeSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApAntennaTypeSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("useVenueSettings", &v.use_venue_settings);
-            w.optional("antennaType", &v.antenna_type);
-            w.optional("useVenueOrApGroupSettings", &v.use_venue_or_ap_group_settings);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApAntennaTypeSettings {
@@ -45,18 +43,13 @@ impl<'de> serde::Deserialize<'de> for ApAntennaTypeSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApAntennaTypeSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApAntennaTypeSettings {
+        ) -> Option<ApAntennaTypeSettings> {
+            Some(ApAntennaTypeSettings {
                 use_venue_settings: f.optional("useVenueSettings"),
                 antenna_type: f.optional("antennaType"),
                 use_venue_or_ap_group_settings: f.optional("useVenueOrApGroupSettings"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -111,19 +104,17 @@ pub struct ApBssColoringSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApBssColoringSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("bssColoringEnabled", &v.bss_coloring_enabled);
+        w.optional("useVenueSettings", &v.use_venue_settings);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApBssColoringSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApBssColoringSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("bssColoringEnabled", &v.bss_coloring_enabled);
-            w.optional("useVenueSettings", &v.use_venue_settings);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApBssColoringSettings {
@@ -132,17 +123,12 @@ impl<'de> serde::Deserialize<'de> for ApBssColoringSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApBssColoringSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApBssColoringSettings {
+        ) -> Option<ApBssColoringSettings> {
+            Some(ApBssColoringSettings {
                 bss_coloring_enabled: f.optional("bssColoringEnabled"),
                 use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -261,73 +247,68 @@ pub struct ApCapabilities {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApCapabilities {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("allowCbandCountry", &v.allow_cband_country);
+        w.optional_list("allowDfsCountry", &v.allow_dfs_country);
+        w.optional_list("bandCombinationCapabilities", &v.band_combination_capabilities);
+        w.optional("canSupportCellular", &v.can_support_cellular);
+        w.optional("canSupportLacp", &v.can_support_lacp);
+        w.optional("canSupportPoeMode", &v.can_support_poe_mode);
+        w.optional("canSupportPoeOut", &v.can_support_poe_out);
+        w.optional("capabilityScore", &v.capability_score);
+        w.optional("defaultBandCombination", &v.default_band_combination);
+        w.optional("externalAntenna", &v.external_antenna);
+        w.optional("has160MHzChannelBandwidth", &v.has160mhz_channel_bandwidth);
+        w.optional("isOutdoor", &v.is_outdoor);
+        w.optional("lanPortPictureDownloadUrl", &v.lan_port_picture_download_url);
+        w.optional_list("lanPorts", &v.lan_ports);
+        w.optional("ledOn", &v.led_on);
+        w.optional("lldpAdInterval", &v.lldp_ad_interval);
+        w.optional("lldpEnable", &v.lldp_enable);
+        w.optional("lldpHoldTime", &v.lldp_hold_time);
+        w.optional("lldpMgmtEnable", &v.lldp_mgmt_enable);
+        w.optional("maxChannelization24G", &v.max_channelization24g);
+        w.optional("maxChannelization5G", &v.max_channelization5g);
+        w.optional("maxChannelization6G", &v.max_channelization6g);
+        w.optional("model", &v.model);
+        w.optional("pictureDownloadUrl", &v.picture_download_url);
+        w.optional_list("poeModeCapabilities", &v.poe_mode_capabilities);
+        w.optional("primaryWanRecoveryTimer", &v.primary_wan_recovery_timer);
+        w.optional("requireOneEnabledTrunkPort", &v.require_one_enabled_trunk_port);
+        w.optional("simCardPrimaryApn", &v.sim_card_primary_apn);
+        w.optional(
+            "simCardPrimaryCellularNetworkSelection",
+            &v.sim_card_primary_cellular_network_selection,
+        );
+        w.optional("simCardPrimaryEnabled", &v.sim_card_primary_enabled);
+        w.optional("simCardPrimaryRoaming", &v.sim_card_primary_roaming);
+        w.optional("simCardSecondaryApn", &v.sim_card_secondary_apn);
+        w.optional(
+            "simCardSecondaryCellularNetworkSelection",
+            &v.sim_card_secondary_cellular_network_selection,
+        );
+        w.optional("simCardSecondaryEnabled", &v.sim_card_secondary_enabled);
+        w.optional("simCardSecondaryRoaming", &v.sim_card_secondary_roaming);
+        w.optional("support11AX", &v.support11_ax);
+        w.optional(
+            "supportApStickyClientSteering",
+            &v.support_ap_sticky_client_steering,
+        );
+        w.optional("supportBandCombination", &v.support_band_combination);
+        w.optional("supportChannel144", &v.support_channel144);
+        w.optional("supportDual5gMode", &v.support_dual5g_mode);
+        w.optional("supportMesh", &v.support_mesh);
+        w.optional("supportTriRadio", &v.support_tri_radio);
+        w.optional("version", &v.version);
+        w.optional("wanConnection", &v.wan_connection);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApCapabilities {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApCapabilities,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("allowCbandCountry", &v.allow_cband_country);
-            w.optional_list("allowDfsCountry", &v.allow_dfs_country);
-            w.optional_list(
-                "bandCombinationCapabilities",
-                &v.band_combination_capabilities,
-            );
-            w.optional("canSupportCellular", &v.can_support_cellular);
-            w.optional("canSupportLacp", &v.can_support_lacp);
-            w.optional("canSupportPoeMode", &v.can_support_poe_mode);
-            w.optional("canSupportPoeOut", &v.can_support_poe_out);
-            w.optional("capabilityScore", &v.capability_score);
-            w.optional("defaultBandCombination", &v.default_band_combination);
-            w.optional("externalAntenna", &v.external_antenna);
-            w.optional("has160MHzChannelBandwidth", &v.has160mhz_channel_bandwidth);
-            w.optional("isOutdoor", &v.is_outdoor);
-            w.optional("lanPortPictureDownloadUrl", &v.lan_port_picture_download_url);
-            w.optional_list("lanPorts", &v.lan_ports);
-            w.optional("ledOn", &v.led_on);
-            w.optional("lldpAdInterval", &v.lldp_ad_interval);
-            w.optional("lldpEnable", &v.lldp_enable);
-            w.optional("lldpHoldTime", &v.lldp_hold_time);
-            w.optional("lldpMgmtEnable", &v.lldp_mgmt_enable);
-            w.optional("maxChannelization24G", &v.max_channelization24g);
-            w.optional("maxChannelization5G", &v.max_channelization5g);
-            w.optional("maxChannelization6G", &v.max_channelization6g);
-            w.optional("model", &v.model);
-            w.optional("pictureDownloadUrl", &v.picture_download_url);
-            w.optional_list("poeModeCapabilities", &v.poe_mode_capabilities);
-            w.optional("primaryWanRecoveryTimer", &v.primary_wan_recovery_timer);
-            w.optional("requireOneEnabledTrunkPort", &v.require_one_enabled_trunk_port);
-            w.optional("simCardPrimaryApn", &v.sim_card_primary_apn);
-            w.optional(
-                "simCardPrimaryCellularNetworkSelection",
-                &v.sim_card_primary_cellular_network_selection,
-            );
-            w.optional("simCardPrimaryEnabled", &v.sim_card_primary_enabled);
-            w.optional("simCardPrimaryRoaming", &v.sim_card_primary_roaming);
-            w.optional("simCardSecondaryApn", &v.sim_card_secondary_apn);
-            w.optional(
-                "simCardSecondaryCellularNetworkSelection",
-                &v.sim_card_secondary_cellular_network_selection,
-            );
-            w.optional("simCardSecondaryEnabled", &v.sim_card_secondary_enabled);
-            w.optional("simCardSecondaryRoaming", &v.sim_card_secondary_roaming);
-            w.optional("support11AX", &v.support11_ax);
-            w.optional(
-                "supportApStickyClientSteering",
-                &v.support_ap_sticky_client_steering,
-            );
-            w.optional("supportBandCombination", &v.support_band_combination);
-            w.optional("supportChannel144", &v.support_channel144);
-            w.optional("supportDual5gMode", &v.support_dual5g_mode);
-            w.optional("supportMesh", &v.support_mesh);
-            w.optional("supportTriRadio", &v.support_tri_radio);
-            w.optional("version", &v.version);
-            w.optional("wanConnection", &v.wan_connection);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApCapabilities {
@@ -336,8 +317,8 @@ impl<'de> serde::Deserialize<'de> for ApCapabilities {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApCapabilities, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApCapabilities {
+        ) -> Option<ApCapabilities> {
+            Some(ApCapabilities {
                 allow_cband_country: f.optional_list("allowCbandCountry"),
                 allow_dfs_country: f.optional_list("allowDfsCountry"),
                 band_combination_capabilities: f
@@ -387,9 +368,7 @@ impl<'de> serde::Deserialize<'de> for ApCapabilities {
                 version: f.optional("version"),
                 wan_connection: f.optional("wanConnection"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -714,19 +693,17 @@ pub struct ApDhcpSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApDhcpSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("dhcpApRole", &v.dhcp_ap_role);
+        w.field("serialNumber", &v.serial_number);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApDhcpSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApDhcpSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("dhcpApRole", &v.dhcp_ap_role);
-            w.field("serialNumber", &v.serial_number);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApDhcpSettings {
@@ -735,14 +712,15 @@ impl<'de> serde::Deserialize<'de> for ApDhcpSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApDhcpSettings, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApDhcpSettings {
-                dhcp_ap_role: f.optional("dhcpApRole"),
-                serial_number: f.required("serialNumber")?,
-                additional_fields: f.rest(),
+        ) -> Option<ApDhcpSettings> {
+            let Some(r0) = f.required("serialNumber") else {
+                return None;
             };
-            f.check()?;
-            Ok(value)
+            Some(ApDhcpSettings {
+                dhcp_ap_role: f.optional("dhcpApRole"),
+                serial_number: r0,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -790,21 +768,19 @@ pub struct ApDirectedMulticastSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApDirectedMulticastSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("networkEnabled", &v.network_enabled);
+        w.optional("useVenueSettings", &v.use_venue_settings);
+        w.optional("wiredEnabled", &v.wired_enabled);
+        w.optional("wirelessEnabled", &v.wireless_enabled);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApDirectedMulticastSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApDirectedMulticastSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("networkEnabled", &v.network_enabled);
-            w.optional("useVenueSettings", &v.use_venue_settings);
-            w.optional("wiredEnabled", &v.wired_enabled);
-            w.optional("wirelessEnabled", &v.wireless_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApDirectedMulticastSettings {
@@ -813,19 +789,14 @@ impl<'de> serde::Deserialize<'de> for ApDirectedMulticastSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApDirectedMulticastSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApDirectedMulticastSettings {
+        ) -> Option<ApDirectedMulticastSettings> {
+            Some(ApDirectedMulticastSettings {
                 network_enabled: f.optional("networkEnabled"),
                 use_venue_settings: f.optional("useVenueSettings"),
                 wired_enabled: f.optional("wiredEnabled"),
                 wireless_enabled: f.optional("wirelessEnabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -884,20 +855,18 @@ pub struct ApExternalAntennaSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApExternalAntennaSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("externalAntenna", &v.external_antenna);
+        w.optional("useVenueSettings", &v.use_venue_settings);
+        w.optional("useVenueOrApGroupSettings", &v.use_venue_or_ap_group_settings);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApExternalAntennaSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApExternalAntennaSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("externalAntenna", &v.external_antenna);
-            w.optional("useVenueSettings", &v.use_venue_settings);
-            w.optional("useVenueOrApGroupSettings", &v.use_venue_or_ap_group_settings);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApExternalAntennaSettings {
@@ -906,18 +875,13 @@ impl<'de> serde::Deserialize<'de> for ApExternalAntennaSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApExternalAntennaSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApExternalAntennaSettings {
+        ) -> Option<ApExternalAntennaSettings> {
+            Some(ApExternalAntennaSettings {
                 external_antenna: f.optional("externalAntenna"),
                 use_venue_settings: f.optional("useVenueSettings"),
                 use_venue_or_ap_group_settings: f.optional("useVenueOrApGroupSettings"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -977,20 +941,18 @@ pub struct ApIotSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApIotSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("useVenueSettings", &v.use_venue_settings);
+        w.optional("enabled", &v.enabled);
+        w.optional("mqttBrokerAddress", &v.mqtt_broker_address);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApIotSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApIotSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("useVenueSettings", &v.use_venue_settings);
-            w.optional("enabled", &v.enabled);
-            w.optional("mqttBrokerAddress", &v.mqtt_broker_address);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApIotSettings {
@@ -999,15 +961,13 @@ impl<'de> serde::Deserialize<'de> for ApIotSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApIotSettings, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApIotSettings {
+        ) -> Option<ApIotSettings> {
+            Some(ApIotSettings {
                 use_venue_settings: f.optional("useVenueSettings"),
                 enabled: f.optional("enabled"),
                 mqtt_broker_address: f.optional("mqttBrokerAddress"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1061,20 +1021,18 @@ pub struct ApLanPortSpecificSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApLanPortSpecificSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("poeMode", &v.poe_mode);
+        w.optional("poeOut", &v.poe_out);
+        w.optional("useVenueSettings", &v.use_venue_settings);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApLanPortSpecificSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApLanPortSpecificSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("poeMode", &v.poe_mode);
-            w.optional("poeOut", &v.poe_out);
-            w.optional("useVenueSettings", &v.use_venue_settings);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApLanPortSpecificSettings {
@@ -1083,18 +1041,13 @@ impl<'de> serde::Deserialize<'de> for ApLanPortSpecificSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApLanPortSpecificSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApLanPortSpecificSettings {
+        ) -> Option<ApLanPortSpecificSettings> {
+            Some(ApLanPortSpecificSettings {
                 poe_mode: f.optional("poeMode"),
                 poe_out: f.optional("poeOut"),
                 use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1149,19 +1102,17 @@ pub struct ApLedSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApLedSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("ledEnabled", &v.led_enabled);
+        w.optional("useVenueSettings", &v.use_venue_settings);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApLedSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApLedSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("ledEnabled", &v.led_enabled);
-            w.optional("useVenueSettings", &v.use_venue_settings);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApLedSettings {
@@ -1170,14 +1121,12 @@ impl<'de> serde::Deserialize<'de> for ApLedSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApLedSettings, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApLedSettings {
+        ) -> Option<ApLedSettings> {
+            Some(ApLedSettings {
                 led_enabled: f.optional("ledEnabled"),
                 use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1225,20 +1174,19 @@ pub struct ApManagementTrafficVlanSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ApManagementTrafficVlanSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("useVenueSettings", &v.use_venue_settings);
+        w.optional("vlanId", &v.vlan_id);
+        w.optional("vlanOverrideEnabled", &v.vlan_override_enabled);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApManagementTrafficVlanSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApManagementTrafficVlanSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("useVenueSettings", &v.use_venue_settings);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("vlanOverrideEnabled", &v.vlan_override_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApManagementTrafficVlanSettings {
@@ -1247,18 +1195,13 @@ impl<'de> serde::Deserialize<'de> for ApManagementTrafficVlanSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApManagementTrafficVlanSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApManagementTrafficVlanSettings {
+        ) -> Option<ApManagementTrafficVlanSettings> {
+            Some(ApManagementTrafficVlanSettings {
                 use_venue_settings: f.optional("useVenueSettings"),
                 vlan_id: f.optional("vlanId"),
                 vlan_override_enabled: f.optional("vlanOverrideEnabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1313,21 +1256,19 @@ pub struct ApMeshSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApMeshSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("meshMode", &v.mesh_mode);
+        w.optional_list("uplinkMacAddresses", &v.uplink_mac_addresses);
+        w.optional("uplinkMode", &v.uplink_mode);
+        w.optional("venueMeshEnabled", &v.venue_mesh_enabled);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApMeshSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApMeshSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("meshMode", &v.mesh_mode);
-            w.optional_list("uplinkMacAddresses", &v.uplink_mac_addresses);
-            w.optional("uplinkMode", &v.uplink_mode);
-            w.optional("venueMeshEnabled", &v.venue_mesh_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApMeshSettings {
@@ -1336,16 +1277,14 @@ impl<'de> serde::Deserialize<'de> for ApMeshSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApMeshSettings, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApMeshSettings {
+        ) -> Option<ApMeshSettings> {
+            Some(ApMeshSettings {
                 mesh_mode: f.optional("meshMode"),
                 uplink_mac_addresses: f.optional_list("uplinkMacAddresses"),
                 uplink_mode: f.optional("uplinkMode"),
                 venue_mesh_enabled: f.optional("venueMeshEnabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1523,23 +1462,21 @@ pub struct ApNetworkSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApNetworkSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("gateway", &v.gateway);
+        w.optional("ip", &v.ip);
+        w.field("ipType", &v.ip_type);
+        w.optional("netmask", &v.netmask);
+        w.optional("primaryDnsServer", &v.primary_dns_server);
+        w.optional("secondaryDnsServer", &v.secondary_dns_server);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApNetworkSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApNetworkSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("gateway", &v.gateway);
-            w.optional("ip", &v.ip);
-            w.field("ipType", &v.ip_type);
-            w.optional("netmask", &v.netmask);
-            w.optional("primaryDnsServer", &v.primary_dns_server);
-            w.optional("secondaryDnsServer", &v.secondary_dns_server);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApNetworkSettings {
@@ -1548,11 +1485,8 @@ impl<'de> serde::Deserialize<'de> for ApNetworkSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApNetworkSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApNetworkSettings {
+        ) -> Option<ApNetworkSettings> {
+            Some(ApNetworkSettings {
                 gateway: f.optional("gateway"),
                 ip: f.optional("ip"),
                 ip_type: f.optional("ipType"),
@@ -1560,9 +1494,7 @@ impl<'de> serde::Deserialize<'de> for ApNetworkSettings {
                 primary_dns_server: f.optional("primaryDnsServer"),
                 secondary_dns_server: f.optional("secondaryDnsServer"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1699,27 +1631,25 @@ pub struct ApRadio24GHzSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApRadio24GHzSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("allowedChannels", &v.allowed_channels);
+        w.optional("changeInterval", &v.change_interval);
+        w.optional("channelBandwidth", &v.channel_bandwidth);
+        w.optional("manualChannel", &v.manual_channel);
+        w.optional("method", &v.method);
+        w.optional("operativeChannel", &v.operative_channel);
+        w.optional("operativeTxPower", &v.operative_tx_power);
+        w.optional("snr_dB", &v.snr_db);
+        w.optional("txPower", &v.tx_power);
+        w.optional("useVenueSettings", &v.use_venue_settings);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApRadio24GHzSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApRadio24GHzSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("allowedChannels", &v.allowed_channels);
-            w.optional("changeInterval", &v.change_interval);
-            w.optional("channelBandwidth", &v.channel_bandwidth);
-            w.optional("manualChannel", &v.manual_channel);
-            w.optional("method", &v.method);
-            w.optional("operativeChannel", &v.operative_channel);
-            w.optional("operativeTxPower", &v.operative_tx_power);
-            w.optional("snr_dB", &v.snr_db);
-            w.optional("txPower", &v.tx_power);
-            w.optional("useVenueSettings", &v.use_venue_settings);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApRadio24GHzSettings {
@@ -1728,11 +1658,8 @@ impl<'de> serde::Deserialize<'de> for ApRadio24GHzSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApRadio24GHzSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApRadio24GHzSettings {
+        ) -> Option<ApRadio24GHzSettings> {
+            Some(ApRadio24GHzSettings {
                 allowed_channels: f.optional_list("allowedChannels"),
                 change_interval: f.optional("changeInterval"),
                 channel_bandwidth: f.optional("channelBandwidth"),
@@ -1744,9 +1671,7 @@ impl<'de> serde::Deserialize<'de> for ApRadio24GHzSettings {
                 tx_power: f.optional("txPower"),
                 use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1866,27 +1791,25 @@ pub struct ApRadio5GHzSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApRadio5GHzSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("allowedChannels", &v.allowed_channels);
+        w.optional("changeInterval", &v.change_interval);
+        w.optional("channelBandwidth", &v.channel_bandwidth);
+        w.optional("manualChannel", &v.manual_channel);
+        w.optional("method", &v.method);
+        w.optional("operativeChannel", &v.operative_channel);
+        w.optional("operativeTxPower", &v.operative_tx_power);
+        w.optional("snr_dB", &v.snr_db);
+        w.optional("txPower", &v.tx_power);
+        w.optional("useVenueSettings", &v.use_venue_settings);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApRadio5GHzSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApRadio5GHzSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("allowedChannels", &v.allowed_channels);
-            w.optional("changeInterval", &v.change_interval);
-            w.optional("channelBandwidth", &v.channel_bandwidth);
-            w.optional("manualChannel", &v.manual_channel);
-            w.optional("method", &v.method);
-            w.optional("operativeChannel", &v.operative_channel);
-            w.optional("operativeTxPower", &v.operative_tx_power);
-            w.optional("snr_dB", &v.snr_db);
-            w.optional("txPower", &v.tx_power);
-            w.optional("useVenueSettings", &v.use_venue_settings);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApRadio5GHzSettings {
@@ -1895,11 +1818,8 @@ impl<'de> serde::Deserialize<'de> for ApRadio5GHzSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApRadio5GHzSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApRadio5GHzSettings {
+        ) -> Option<ApRadio5GHzSettings> {
+            Some(ApRadio5GHzSettings {
                 allowed_channels: f.optional_list("allowedChannels"),
                 change_interval: f.optional("changeInterval"),
                 channel_bandwidth: f.optional("channelBandwidth"),
@@ -1911,9 +1831,7 @@ impl<'de> serde::Deserialize<'de> for ApRadio5GHzSettings {
                 tx_power: f.optional("txPower"),
                 use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2051,44 +1969,39 @@ pub struct ApRadio6GHzSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApRadio6GHzSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("allowedChannels", &v.allowed_channels);
+        w.optional("bssMinRate6G", &v.bss_min_rate6g);
+        w.optional("changeInterval", &v.change_interval);
+        w.optional("channelBandwidth", &v.channel_bandwidth);
+        w.optional("channelBandwidth320MhzGroup", &v.channel_bandwidth320_mhz_group);
+        w.optional("enableAfc", &v.enable_afc);
+        w.optional(
+            "enableMulticastDownlinkRateLimiting",
+            &v.enable_multicast_downlink_rate_limiting,
+        );
+        w.optional(
+            "enableMulticastUplinkRateLimiting",
+            &v.enable_multicast_uplink_rate_limiting,
+        );
+        w.optional("manualChannel", &v.manual_channel);
+        w.optional("method", &v.method);
+        w.optional("mgmtTxRate6G", &v.mgmt_tx_rate6g);
+        w.optional("multicastDownlinkRateLimiting", &v.multicast_downlink_rate_limiting);
+        w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
+        w.optional("operativeChannel", &v.operative_channel);
+        w.optional("operativeTxPower", &v.operative_tx_power);
+        w.optional("snr_dB", &v.snr_db);
+        w.optional("txPower", &v.tx_power);
+        w.optional("useVenueSettings", &v.use_venue_settings);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApRadio6GHzSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApRadio6GHzSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("allowedChannels", &v.allowed_channels);
-            w.optional("bssMinRate6G", &v.bss_min_rate6g);
-            w.optional("changeInterval", &v.change_interval);
-            w.optional("channelBandwidth", &v.channel_bandwidth);
-            w.optional("channelBandwidth320MhzGroup", &v.channel_bandwidth320_mhz_group);
-            w.optional("enableAfc", &v.enable_afc);
-            w.optional(
-                "enableMulticastDownlinkRateLimiting",
-                &v.enable_multicast_downlink_rate_limiting,
-            );
-            w.optional(
-                "enableMulticastUplinkRateLimiting",
-                &v.enable_multicast_uplink_rate_limiting,
-            );
-            w.optional("manualChannel", &v.manual_channel);
-            w.optional("method", &v.method);
-            w.optional("mgmtTxRate6G", &v.mgmt_tx_rate6g);
-            w.optional(
-                "multicastDownlinkRateLimiting",
-                &v.multicast_downlink_rate_limiting,
-            );
-            w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
-            w.optional("operativeChannel", &v.operative_channel);
-            w.optional("operativeTxPower", &v.operative_tx_power);
-            w.optional("snr_dB", &v.snr_db);
-            w.optional("txPower", &v.tx_power);
-            w.optional("useVenueSettings", &v.use_venue_settings);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettings {
@@ -2097,11 +2010,8 @@ impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApRadio6GHzSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApRadio6GHzSettings {
+        ) -> Option<ApRadio6GHzSettings> {
+            Some(ApRadio6GHzSettings {
                 allowed_channels: f.optional_list("allowedChannels"),
                 bss_min_rate6g: f.optional("bssMinRate6G"),
                 change_interval: f.optional("changeInterval"),
@@ -2126,9 +2036,7 @@ impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettings {
                 tx_power: f.optional("txPower"),
                 use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2360,23 +2268,21 @@ pub struct ApRadioDual5GHzSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApRadioDual5GHzSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enabled", &v.enabled);
+        w.optional("lower5gEnabled", &v.lower5g_enabled);
+        w.optional("radioParamsLower5G", &v.radio_params_lower5g);
+        w.optional("radioParamsUpper5G", &v.radio_params_upper5g);
+        w.optional("upper5gEnabled", &v.upper5g_enabled);
+        w.optional("useVenueEnabled", &v.use_venue_enabled);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApRadioDual5GHzSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApRadioDual5GHzSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("enabled", &v.enabled);
-            w.optional("lower5gEnabled", &v.lower5g_enabled);
-            w.optional("radioParamsLower5G", &v.radio_params_lower5g);
-            w.optional("radioParamsUpper5G", &v.radio_params_upper5g);
-            w.optional("upper5gEnabled", &v.upper5g_enabled);
-            w.optional("useVenueEnabled", &v.use_venue_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApRadioDual5GHzSettings {
@@ -2385,11 +2291,8 @@ impl<'de> serde::Deserialize<'de> for ApRadioDual5GHzSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApRadioDual5GHzSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApRadioDual5GHzSettings {
+        ) -> Option<ApRadioDual5GHzSettings> {
+            Some(ApRadioDual5GHzSettings {
                 enabled: f.optional("enabled"),
                 lower5g_enabled: f.optional("lower5gEnabled"),
                 radio_params_lower5g: f.optional("radioParamsLower5G"),
@@ -2397,9 +2300,7 @@ impl<'de> serde::Deserialize<'de> for ApRadioDual5GHzSettings {
                 upper5g_enabled: f.optional("upper5gEnabled"),
                 use_venue_enabled: f.optional("useVenueEnabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2483,25 +2384,23 @@ pub struct ApRadioSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApRadioSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("apRadioParams24G", &v.ap_radio_params24g);
+        w.optional("apRadioParams50G", &v.ap_radio_params50g);
+        w.optional("apRadioParams6G", &v.ap_radio_params6g);
+        w.optional("apRadioParamsDual5G", &v.ap_radio_params_dual5g);
+        w.optional("enable24G", &v.enable24g);
+        w.optional("enable50G", &v.enable50g);
+        w.optional("enable6G", &v.enable6g);
+        w.optional("useVenueSettings", &v.use_venue_settings);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApRadioSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApRadioSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("apRadioParams24G", &v.ap_radio_params24g);
-            w.optional("apRadioParams50G", &v.ap_radio_params50g);
-            w.optional("apRadioParams6G", &v.ap_radio_params6g);
-            w.optional("apRadioParamsDual5G", &v.ap_radio_params_dual5g);
-            w.optional("enable24G", &v.enable24g);
-            w.optional("enable50G", &v.enable50g);
-            w.optional("enable6G", &v.enable6g);
-            w.optional("useVenueSettings", &v.use_venue_settings);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApRadioSettings {
@@ -2510,8 +2409,8 @@ impl<'de> serde::Deserialize<'de> for ApRadioSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApRadioSettings, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApRadioSettings {
+        ) -> Option<ApRadioSettings> {
+            Some(ApRadioSettings {
                 ap_radio_params24g: f.optional("apRadioParams24G"),
                 ap_radio_params50g: f.optional("apRadioParams50G"),
                 ap_radio_params6g: f.optional("apRadioParams6G"),
@@ -2521,9 +2420,7 @@ impl<'de> serde::Deserialize<'de> for ApRadioSettings {
                 enable6g: f.optional("enable6G"),
                 use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2621,21 +2518,19 @@ pub struct ApSmartMonitorSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApSmartMonitorSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enabled", &v.enabled);
+        w.optional("interval", &v.interval);
+        w.optional("threshold", &v.threshold);
+        w.optional("useVenueSettings", &v.use_venue_settings);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApSmartMonitorSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApSmartMonitorSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("enabled", &v.enabled);
-            w.optional("interval", &v.interval);
-            w.optional("threshold", &v.threshold);
-            w.optional("useVenueSettings", &v.use_venue_settings);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApSmartMonitorSettings {
@@ -2644,19 +2539,14 @@ impl<'de> serde::Deserialize<'de> for ApSmartMonitorSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApSmartMonitorSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApSmartMonitorSettings {
+        ) -> Option<ApSmartMonitorSettings> {
+            Some(ApSmartMonitorSettings {
                 enabled: f.optional("enabled"),
                 interval: f.optional("interval"),
                 threshold: f.optional("threshold"),
                 use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2718,24 +2608,20 @@ pub struct ApStickyClientSteeringSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ApStickyClientSteeringSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enabled", &v.enabled);
+        w.optional("neighborApPercentageThreshold", &v.neighbor_ap_percentage_threshold);
+        w.optional("snrThreshold", &v.snr_threshold);
+        w.optional("useVenueSettings", &v.use_venue_settings);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApStickyClientSteeringSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApStickyClientSteeringSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("enabled", &v.enabled);
-            w.optional(
-                "neighborApPercentageThreshold",
-                &v.neighbor_ap_percentage_threshold,
-            );
-            w.optional("snrThreshold", &v.snr_threshold);
-            w.optional("useVenueSettings", &v.use_venue_settings);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApStickyClientSteeringSettings {
@@ -2744,20 +2630,15 @@ impl<'de> serde::Deserialize<'de> for ApStickyClientSteeringSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApStickyClientSteeringSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApStickyClientSteeringSettings {
+        ) -> Option<ApStickyClientSteeringSettings> {
+            Some(ApStickyClientSteeringSettings {
                 enabled: f.optional("enabled"),
                 neighbor_ap_percentage_threshold: f
                     .optional("neighborApPercentageThreshold"),
                 snr_threshold: f.optional("snrThreshold"),
                 use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2818,19 +2699,17 @@ pub struct ApUsbPortSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApUsbPortSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("useVenueSettings", &v.use_venue_settings);
+        w.optional("usbPortEnable", &v.usb_port_enable);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApUsbPortSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApUsbPortSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("useVenueSettings", &v.use_venue_settings);
-            w.optional("usbPortEnable", &v.usb_port_enable);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApUsbPortSettings {
@@ -2839,17 +2718,12 @@ impl<'de> serde::Deserialize<'de> for ApUsbPortSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApUsbPortSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApUsbPortSettings {
+        ) -> Option<ApUsbPortSettings> {
+            Some(ApUsbPortSettings {
                 use_venue_settings: f.optional("useVenueSettings"),
                 usb_port_enable: f.optional("usbPortEnable"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2896,19 +2770,20 @@ pub struct Channels6G {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Channels6G {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("160MHz", &v.n_160mhz);
+        w.optional_list("20MHz", &v.n_20mhz);
+        w.optional_list("40MHz", &v.n_40mhz);
+        w.optional_list("80MHz", &v.n_80mhz);
+        w.optional_list("auto", &v.auto);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Channels6G {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Channels6G, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional_list("160MHz", &v.n_160mhz);
-            w.optional_list("20MHz", &v.n_20mhz);
-            w.optional_list("40MHz", &v.n_40mhz);
-            w.optional_list("80MHz", &v.n_80mhz);
-            w.optional_list("auto", &v.auto);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Channels6G {
@@ -2917,17 +2792,15 @@ impl<'de> serde::Deserialize<'de> for Channels6G {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Channels6G, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Channels6G {
+        ) -> Option<Channels6G> {
+            Some(Channels6G {
                 n_160mhz: f.optional_list("160MHz"),
                 n_20mhz: f.optional_list("20MHz"),
                 n_40mhz: f.optional_list("40MHz"),
                 n_80mhz: f.optional_list("80MHz"),
                 auto: f.optional_list("auto"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3008,20 +2881,19 @@ pub struct VenueApSnmpAgentProfileSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for VenueApSnmpAgentProfileSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("useVenueSettings", &v.use_venue_settings);
+        w.optional("apSnmpAgentProfileId", &v.ap_snmp_agent_profile_id);
+        w.optional("enableApSnmp", &v.enable_ap_snmp);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueApSnmpAgentProfileSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApSnmpAgentProfileSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("useVenueSettings", &v.use_venue_settings);
-            w.optional("apSnmpAgentProfileId", &v.ap_snmp_agent_profile_id);
-            w.optional("enableApSnmp", &v.enable_ap_snmp);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApSnmpAgentProfileSettings {
@@ -3030,18 +2902,13 @@ impl<'de> serde::Deserialize<'de> for VenueApSnmpAgentProfileSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApSnmpAgentProfileSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApSnmpAgentProfileSettings {
+        ) -> Option<VenueApSnmpAgentProfileSettings> {
+            Some(VenueApSnmpAgentProfileSettings {
                 use_venue_settings: f.optional("useVenueSettings"),
                 ap_snmp_agent_profile_id: f.optional("apSnmpAgentProfileId"),
                 enable_ap_snmp: f.optional("enableApSnmp"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3094,22 +2961,20 @@ pub struct WifiAvailableChannelsV1 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for WifiAvailableChannelsV1 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("2.4GChannels", &v.n_2_4g_channels);
+        w.optional("5GChannels", &v.n_5g_channels);
+        w.optional("5GLowerChannels", &v.n_5g_lower_channels);
+        w.optional("5GUpperChannels", &v.n_5g_upper_channels);
+        w.optional("6GChannels", &v.n_6g_channels);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for WifiAvailableChannelsV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiAvailableChannelsV1,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("2.4GChannels", &v.n_2_4g_channels);
-            w.optional("5GChannels", &v.n_5g_channels);
-            w.optional("5GLowerChannels", &v.n_5g_lower_channels);
-            w.optional("5GUpperChannels", &v.n_5g_upper_channels);
-            w.optional("6GChannels", &v.n_6g_channels);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for WifiAvailableChannelsV1 {
@@ -3118,20 +2983,15 @@ impl<'de> serde::Deserialize<'de> for WifiAvailableChannelsV1 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WifiAvailableChannelsV1,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WifiAvailableChannelsV1 {
+        ) -> Option<WifiAvailableChannelsV1> {
+            Some(WifiAvailableChannelsV1 {
                 n_2_4g_channels: f.optional("2.4GChannels"),
                 n_5g_channels: f.optional("5GChannels"),
                 n_5g_lower_channels: f.optional("5GLowerChannels"),
                 n_5g_upper_channels: f.optional("5GUpperChannels"),
                 n_6g_channels: f.optional("6GChannels"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

@@ -43,33 +43,31 @@ pub struct DpskPassphrase {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DpskPassphrase {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("passphrase", &v.passphrase);
+        w.optional("username", &v.username);
+        w.optional("vlanId", &v.vlan_id);
+        w.optional("numberOfDevices", &v.number_of_devices);
+        w.optional("createdDate", &v.created_date);
+        w.optional("lastModifiedDate", &v.last_modified_date);
+        w.optional("expirationDate", &v.expiration_date);
+        w.optional("email", &v.email);
+        w.optional("phoneNumber", &v.phone_number);
+        w.optional("revocationDate", &v.revocation_date);
+        w.optional("revocationReason", &v.revocation_reason);
+        w.optional_list("devices", &v.devices);
+        w.optional("isReferenced", &v.is_referenced);
+        w.optional("identityId", &v.identity_id);
+        w.optional("mac", &v.mac);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DpskPassphrase {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DpskPassphrase,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("passphrase", &v.passphrase);
-            w.optional("username", &v.username);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("numberOfDevices", &v.number_of_devices);
-            w.optional("createdDate", &v.created_date);
-            w.optional("lastModifiedDate", &v.last_modified_date);
-            w.optional("expirationDate", &v.expiration_date);
-            w.optional("email", &v.email);
-            w.optional("phoneNumber", &v.phone_number);
-            w.optional("revocationDate", &v.revocation_date);
-            w.optional("revocationReason", &v.revocation_reason);
-            w.optional_list("devices", &v.devices);
-            w.optional("isReferenced", &v.is_referenced);
-            w.optional("identityId", &v.identity_id);
-            w.optional("mac", &v.mac);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPassphrase {
@@ -78,8 +76,8 @@ impl<'de> serde::Deserialize<'de> for DpskPassphrase {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DpskPassphrase, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DpskPassphrase {
+        ) -> Option<DpskPassphrase> {
+            Some(DpskPassphrase {
                 id: f.optional("id"),
                 passphrase: f.optional("passphrase"),
                 username: f.optional("username"),
@@ -97,9 +95,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphrase {
                 identity_id: f.optional("identityId"),
                 mac: f.optional("mac"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -253,33 +249,31 @@ pub struct DpskPassphraseCreate {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DpskPassphraseCreate {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("passphrase", &v.passphrase);
+        w.optional("username", &v.username);
+        w.optional("length", &v.length);
+        w.optional("vlanId", &v.vlan_id);
+        w.optional("mac", &v.mac);
+        w.optional("numberOfPassphrases", &v.number_of_passphrases);
+        w.optional("numberOfDevices", &v.number_of_devices);
+        w.optional("expiration", &v.expiration);
+        w.optional("numberOfDevicesType", &v.number_of_devices_type);
+        w.optional("format", &v.format);
+        w.optional("expirationDate", &v.expiration_date);
+        w.optional("email", &v.email);
+        w.optional("phoneNumber", &v.phone_number);
+        w.optional("identityId", &v.identity_id);
+        w.optional("vxlanId", &v.vxlan_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DpskPassphraseCreate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DpskPassphraseCreate,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("passphrase", &v.passphrase);
-            w.optional("username", &v.username);
-            w.optional("length", &v.length);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("mac", &v.mac);
-            w.optional("numberOfPassphrases", &v.number_of_passphrases);
-            w.optional("numberOfDevices", &v.number_of_devices);
-            w.optional("expiration", &v.expiration);
-            w.optional("numberOfDevicesType", &v.number_of_devices_type);
-            w.optional("format", &v.format);
-            w.optional("expirationDate", &v.expiration_date);
-            w.optional("email", &v.email);
-            w.optional("phoneNumber", &v.phone_number);
-            w.optional("identityId", &v.identity_id);
-            w.optional("vxlanId", &v.vxlan_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPassphraseCreate {
@@ -288,11 +282,8 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseCreate {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DpskPassphraseCreate,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DpskPassphraseCreate {
+        ) -> Option<DpskPassphraseCreate> {
+            Some(DpskPassphraseCreate {
                 id: f.optional("id"),
                 passphrase: f.optional("passphrase"),
                 username: f.optional("username"),
@@ -310,9 +301,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseCreate {
                 identity_id: f.optional("identityId"),
                 vxlan_id: f.optional("vxlanId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -595,26 +584,24 @@ pub struct DpskPassphraseDevice {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DpskPassphraseDevice {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("mac", &v.mac);
+        w.optional("lastConnectedNetwork", &v.last_connected_network);
+        w.optional("lastConnectedNetworkId", &v.last_connected_network_id);
+        w.optional("lastConnectedTime", &v.last_connected_time);
+        w.optional("deviceConnectivity", &v.device_connectivity);
+        w.optional("devicePassphrase", &v.device_passphrase);
+        w.optional("lastConnected", &v.last_connected);
+        w.optional("online", &v.online);
+        w.optional("isOnline", &v.is_online);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DpskPassphraseDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DpskPassphraseDevice,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("mac", &v.mac);
-            w.optional("lastConnectedNetwork", &v.last_connected_network);
-            w.optional("lastConnectedNetworkId", &v.last_connected_network_id);
-            w.optional("lastConnectedTime", &v.last_connected_time);
-            w.optional("deviceConnectivity", &v.device_connectivity);
-            w.optional("devicePassphrase", &v.device_passphrase);
-            w.optional("lastConnected", &v.last_connected);
-            w.optional("online", &v.online);
-            w.optional("isOnline", &v.is_online);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPassphraseDevice {
@@ -623,11 +610,8 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseDevice {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DpskPassphraseDevice,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DpskPassphraseDevice {
+        ) -> Option<DpskPassphraseDevice> {
+            Some(DpskPassphraseDevice {
                 mac: f.optional("mac"),
                 last_connected_network: f.optional("lastConnectedNetwork"),
                 last_connected_network_id: f.optional("lastConnectedNetworkId"),
@@ -638,9 +622,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseDevice {
                 online: f.optional("online"),
                 is_online: f.optional("isOnline"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -735,25 +717,23 @@ pub struct DpskPassphraseFilters {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DpskPassphraseFilters {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("networkId", &v.network_id);
+        w.optional_list("vlanId", &v.vlan_id);
+        w.optional_list("passphrase", &v.passphrase);
+        w.optional_list("mac", &v.mac);
+        w.optional_list("username", &v.username);
+        w.optional_list("email", &v.email);
+        w.optional_list("phoneNumber", &v.phone_number);
+        w.optional_list("status", &v.status);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DpskPassphraseFilters {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DpskPassphraseFilters,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("networkId", &v.network_id);
-            w.optional_list("vlanId", &v.vlan_id);
-            w.optional_list("passphrase", &v.passphrase);
-            w.optional_list("mac", &v.mac);
-            w.optional_list("username", &v.username);
-            w.optional_list("email", &v.email);
-            w.optional_list("phoneNumber", &v.phone_number);
-            w.optional_list("status", &v.status);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPassphraseFilters {
@@ -762,11 +742,8 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseFilters {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DpskPassphraseFilters,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DpskPassphraseFilters {
+        ) -> Option<DpskPassphraseFilters> {
+            Some(DpskPassphraseFilters {
                 network_id: f.optional_list("networkId"),
                 vlan_id: f.optional_list("vlanId"),
                 passphrase: f.optional_list("passphrase"),
@@ -776,9 +753,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseFilters {
                 phone_number: f.optional_list("phoneNumber"),
                 status: f.optional_list("status"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -926,25 +901,23 @@ pub struct DpskPassphraseQueryRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DpskPassphraseQueryRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("page", &v.page);
+        w.optional("pageSize", &v.page_size);
+        w.optional("sortField", &v.sort_field);
+        w.optional("sortOrder", &v.sort_order);
+        w.optional_list("searchTargetFields", &v.search_target_fields);
+        w.optional("searchString", &v.search_string);
+        w.optional("filters", &v.filters);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DpskPassphraseQueryRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DpskPassphraseQueryRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("page", &v.page);
-            w.optional("pageSize", &v.page_size);
-            w.optional("sortField", &v.sort_field);
-            w.optional("sortOrder", &v.sort_order);
-            w.optional_list("searchTargetFields", &v.search_target_fields);
-            w.optional("searchString", &v.search_string);
-            w.optional("filters", &v.filters);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryRequest {
@@ -953,11 +926,8 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DpskPassphraseQueryRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DpskPassphraseQueryRequest {
+        ) -> Option<DpskPassphraseQueryRequest> {
+            Some(DpskPassphraseQueryRequest {
                 fields: f.optional_list("fields"),
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
@@ -967,9 +937,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryRequest {
                 search_string: f.optional("searchString"),
                 filters: f.optional("filters"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1059,23 +1027,21 @@ pub struct DpskPassphraseQueryResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DpskPassphraseQueryResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("totalPages", &v.total_pages);
+        w.optional("page", &v.page);
+        w.optional_list("data", &v.data);
+        w.optional("pagination", &v.pagination);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DpskPassphraseQueryResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DpskPassphraseQueryResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("page", &v.page);
-            w.optional_list("data", &v.data);
-            w.optional("pagination", &v.pagination);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryResponse {
@@ -1084,11 +1050,8 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DpskPassphraseQueryResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DpskPassphraseQueryResponse {
+        ) -> Option<DpskPassphraseQueryResponse> {
+            Some(DpskPassphraseQueryResponse {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 total_pages: f.optional("totalPages"),
@@ -1096,9 +1059,7 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryResponse {
                 data: f.optional_list("data"),
                 pagination: f.optional("pagination"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1169,18 +1130,17 @@ pub struct DpskPassphraseQueryResponsePagination {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for DpskPassphraseQueryResponsePagination {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("settingsId", &v.settings_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DpskPassphraseQueryResponsePagination {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DpskPassphraseQueryResponsePagination,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("settingsId", &v.settings_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryResponsePagination {
@@ -1189,16 +1149,11 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryResponsePagination {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DpskPassphraseQueryResponsePagination,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DpskPassphraseQueryResponsePagination {
+        ) -> Option<DpskPassphraseQueryResponsePagination> {
+            Some(DpskPassphraseQueryResponsePagination {
                 settings_id: f.optional("settingsId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1237,19 +1192,17 @@ pub struct DpskPassphrasesPatchRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DpskPassphrasesPatchRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.list("ids", &v.ids);
+        w.field("changes", &v.changes);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DpskPassphrasesPatchRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DpskPassphrasesPatchRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.list("ids", &v.ids);
-            w.field("changes", &v.changes);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPassphrasesPatchRequest {
@@ -1258,16 +1211,16 @@ impl<'de> serde::Deserialize<'de> for DpskPassphrasesPatchRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DpskPassphrasesPatchRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DpskPassphrasesPatchRequest {
-                ids: f.required_list("ids")?,
-                changes: f.required("changes")?,
-                additional_fields: f.rest(),
+        ) -> Option<DpskPassphrasesPatchRequest> {
+            let (Some(r0), Some(r1)) = (f.required_list("ids"), f.required("changes"))
+            else {
+                return None;
             };
-            Ok(value)
+            Some(DpskPassphrasesPatchRequest {
+                ids: r0,
+                changes: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1334,32 +1287,33 @@ pub struct DpskPool {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DpskPool {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("identityGroupId", &v.identity_group_id);
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("passphraseFormat", &v.passphrase_format);
+        w.optional("passphraseLength", &v.passphrase_length);
+        w.optional("policyDefaultAccess", &v.policy_default_access);
+        w.optional("deviceCountLimit", &v.device_count_limit);
+        w.optional("expirationType", &v.expiration_type);
+        w.optional("expirationOffset", &v.expiration_offset);
+        w.optional("expirationDate", &v.expiration_date);
+        w.optional("createdDate", &v.created_date);
+        w.optional("lastModifiedDate", &v.last_modified_date);
+        w.optional("isReferenced", &v.is_referenced);
+        w.optional("networkCount", &v.network_count);
+        w.optional("isEnforced", &v.is_enforced);
+        w.optional("identityId", &v.identity_id);
+        w.optional_list("networkIds", &v.network_ids);
+        w.optional("policySetId", &v.policy_set_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DpskPool {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DpskPool, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("identityGroupId", &v.identity_group_id);
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("passphraseFormat", &v.passphrase_format);
-            w.optional("passphraseLength", &v.passphrase_length);
-            w.optional("policyDefaultAccess", &v.policy_default_access);
-            w.optional("deviceCountLimit", &v.device_count_limit);
-            w.optional("expirationType", &v.expiration_type);
-            w.optional("expirationOffset", &v.expiration_offset);
-            w.optional("expirationDate", &v.expiration_date);
-            w.optional("createdDate", &v.created_date);
-            w.optional("lastModifiedDate", &v.last_modified_date);
-            w.optional("isReferenced", &v.is_referenced);
-            w.optional("networkCount", &v.network_count);
-            w.optional("isEnforced", &v.is_enforced);
-            w.optional("identityId", &v.identity_id);
-            w.optional_list("networkIds", &v.network_ids);
-            w.optional("policySetId", &v.policy_set_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPool {
@@ -1368,8 +1322,8 @@ impl<'de> serde::Deserialize<'de> for DpskPool {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DpskPool, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DpskPool {
+        ) -> Option<DpskPool> {
+            Some(DpskPool {
                 identity_group_id: f.optional("identityGroupId"),
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -1389,9 +1343,7 @@ impl<'de> serde::Deserialize<'de> for DpskPool {
                 network_ids: f.optional_list("networkIds"),
                 policy_set_id: f.optional("policySetId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1688,32 +1640,30 @@ pub struct DpskPoolQueryResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DpskPoolQueryResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("totalPages", &v.total_pages);
+        w.optional("page", &v.page);
+        w.optional_list("data", &v.data);
+        w.optional_list("content", &v.content);
+        w.optional("empty", &v.empty);
+        w.optional("first", &v.first);
+        w.optional("last", &v.last);
+        w.optional("number", &v.number);
+        w.optional("numberOfElements", &v.number_of_elements);
+        w.optional("pageable", &v.pageable);
+        w.optional("size", &v.size);
+        w.optional("sort", &v.sort);
+        w.optional("totalElements", &v.total_elements);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DpskPoolQueryResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DpskPoolQueryResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("page", &v.page);
-            w.optional_list("data", &v.data);
-            w.optional_list("content", &v.content);
-            w.optional("empty", &v.empty);
-            w.optional("first", &v.first);
-            w.optional("last", &v.last);
-            w.optional("number", &v.number);
-            w.optional("numberOfElements", &v.number_of_elements);
-            w.optional("pageable", &v.pageable);
-            w.optional("size", &v.size);
-            w.optional("sort", &v.sort);
-            w.optional("totalElements", &v.total_elements);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponse {
@@ -1722,11 +1672,8 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DpskPoolQueryResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DpskPoolQueryResponse {
+        ) -> Option<DpskPoolQueryResponse> {
+            Some(DpskPoolQueryResponse {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 total_pages: f.optional("totalPages"),
@@ -1743,9 +1690,7 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponse {
                 sort: f.optional("sort"),
                 total_elements: f.optional("totalElements"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1904,32 +1849,31 @@ pub struct DpskPoolQueryResponseContentItem {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for DpskPoolQueryResponseContentItem {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("creationDate", &v.creation_date);
+        w.optional("deviceCountLimit", &v.device_count_limit);
+        w.optional("expirationDate", &v.expiration_date);
+        w.optional("expirationOffset", &v.expiration_offset);
+        w.optional("expirationType", &v.expiration_type);
+        w.optional("id", &v.id);
+        w.optional("identityId", &v.identity_id);
+        w.optional("lastUpdationDate", &v.last_updation_date);
+        w.optional("name", &v.name);
+        w.optional("networkCount", &v.network_count);
+        w.optional_list("networkIds", &v.network_ids);
+        w.optional("passphraseFormat", &v.passphrase_format);
+        w.optional("passphraseLength", &v.passphrase_length);
+        w.optional("policyDefaultAccess", &v.policy_default_access);
+        w.optional("policySetId", &v.policy_set_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DpskPoolQueryResponseContentItem {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DpskPoolQueryResponseContentItem,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("creationDate", &v.creation_date);
-            w.optional("deviceCountLimit", &v.device_count_limit);
-            w.optional("expirationDate", &v.expiration_date);
-            w.optional("expirationOffset", &v.expiration_offset);
-            w.optional("expirationType", &v.expiration_type);
-            w.optional("id", &v.id);
-            w.optional("identityId", &v.identity_id);
-            w.optional("lastUpdationDate", &v.last_updation_date);
-            w.optional("name", &v.name);
-            w.optional("networkCount", &v.network_count);
-            w.optional_list("networkIds", &v.network_ids);
-            w.optional("passphraseFormat", &v.passphrase_format);
-            w.optional("passphraseLength", &v.passphrase_length);
-            w.optional("policyDefaultAccess", &v.policy_default_access);
-            w.optional("policySetId", &v.policy_set_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponseContentItem {
@@ -1938,11 +1882,8 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponseContentItem {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DpskPoolQueryResponseContentItem,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DpskPoolQueryResponseContentItem {
+        ) -> Option<DpskPoolQueryResponseContentItem> {
+            Some(DpskPoolQueryResponseContentItem {
                 creation_date: f.optional("creationDate"),
                 device_count_limit: f.optional("deviceCountLimit"),
                 expiration_date: f.optional("expirationDate"),
@@ -1959,9 +1900,7 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponseContentItem {
                 policy_default_access: f.optional("policyDefaultAccess"),
                 policy_set_id: f.optional("policySetId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2099,23 +2038,22 @@ pub struct DpskPoolQueryResponsePageable {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for DpskPoolQueryResponsePageable {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("offset", &v.offset);
+        w.optional("pageNumber", &v.page_number);
+        w.optional("pageSize", &v.page_size);
+        w.optional("paged", &v.paged);
+        w.optional("sort", &v.sort);
+        w.optional("unpaged", &v.unpaged);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DpskPoolQueryResponsePageable {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DpskPoolQueryResponsePageable,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("offset", &v.offset);
-            w.optional("pageNumber", &v.page_number);
-            w.optional("pageSize", &v.page_size);
-            w.optional("paged", &v.paged);
-            w.optional("sort", &v.sort);
-            w.optional("unpaged", &v.unpaged);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponsePageable {
@@ -2124,11 +2062,8 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponsePageable {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DpskPoolQueryResponsePageable,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DpskPoolQueryResponsePageable {
+        ) -> Option<DpskPoolQueryResponsePageable> {
+            Some(DpskPoolQueryResponsePageable {
                 offset: f.optional("offset"),
                 page_number: f.optional("pageNumber"),
                 page_size: f.optional("pageSize"),
@@ -2136,9 +2071,7 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponsePageable {
                 sort: f.optional("sort"),
                 unpaged: f.optional("unpaged"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2213,20 +2146,19 @@ pub struct DpskPoolQueryResponsePageableSort {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for DpskPoolQueryResponsePageableSort {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("empty", &v.empty);
+        w.optional("sorted", &v.sorted);
+        w.optional("unsorted", &v.unsorted);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DpskPoolQueryResponsePageableSort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DpskPoolQueryResponsePageableSort,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("empty", &v.empty);
-            w.optional("sorted", &v.sorted);
-            w.optional("unsorted", &v.unsorted);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponsePageableSort {
@@ -2235,18 +2167,13 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponsePageableSort {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DpskPoolQueryResponsePageableSort,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DpskPoolQueryResponsePageableSort {
+        ) -> Option<DpskPoolQueryResponsePageableSort> {
+            Some(DpskPoolQueryResponsePageableSort {
                 empty: f.optional("empty"),
                 sorted: f.optional("sorted"),
                 unsorted: f.optional("unsorted"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2321,34 +2248,32 @@ pub struct DpskPoolTemplate {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DpskPoolTemplate {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.field("passphraseFormat", &v.passphrase_format);
+        w.field("passphraseLength", &v.passphrase_length);
+        w.optional("policyDefaultAccess", &v.policy_default_access);
+        w.optional("deviceCountLimit", &v.device_count_limit);
+        w.optional("expirationType", &v.expiration_type);
+        w.optional("expirationOffset", &v.expiration_offset);
+        w.optional("expirationDate", &v.expiration_date);
+        w.optional("createdDate", &v.created_date);
+        w.optional("lastModifiedDate", &v.last_modified_date);
+        w.optional("isReferenced", &v.is_referenced);
+        w.optional("networkCount", &v.network_count);
+        w.optional("templateVersion", &v.template_version);
+        w.optional("isEnforced", &v.is_enforced);
+        w.optional("identityId", &v.identity_id);
+        w.optional("identityGroupId", &v.identity_group_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DpskPoolTemplate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DpskPoolTemplate,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.field("passphraseFormat", &v.passphrase_format);
-            w.field("passphraseLength", &v.passphrase_length);
-            w.optional("policyDefaultAccess", &v.policy_default_access);
-            w.optional("deviceCountLimit", &v.device_count_limit);
-            w.optional("expirationType", &v.expiration_type);
-            w.optional("expirationOffset", &v.expiration_offset);
-            w.optional("expirationDate", &v.expiration_date);
-            w.optional("createdDate", &v.created_date);
-            w.optional("lastModifiedDate", &v.last_modified_date);
-            w.optional("isReferenced", &v.is_referenced);
-            w.optional("networkCount", &v.network_count);
-            w.optional("templateVersion", &v.template_version);
-            w.optional("isEnforced", &v.is_enforced);
-            w.optional("identityId", &v.identity_id);
-            w.optional("identityGroupId", &v.identity_group_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPoolTemplate {
@@ -2357,12 +2282,19 @@ impl<'de> serde::Deserialize<'de> for DpskPoolTemplate {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DpskPoolTemplate, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DpskPoolTemplate {
+        ) -> Option<DpskPoolTemplate> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("name"),
+                f.required("passphraseFormat"),
+                f.required("passphraseLength"),
+            ) else {
+                return None;
+            };
+            Some(DpskPoolTemplate {
                 id: f.optional("id"),
-                name: f.required("name")?,
-                passphrase_format: f.required("passphraseFormat")?,
-                passphrase_length: f.required("passphraseLength")?,
+                name: r0,
+                passphrase_format: r1,
+                passphrase_length: r2,
                 policy_default_access: f.optional("policyDefaultAccess"),
                 device_count_limit: f.optional("deviceCountLimit"),
                 expiration_type: f.optional("expirationType"),
@@ -2377,9 +2309,7 @@ impl<'de> serde::Deserialize<'de> for DpskPoolTemplate {
                 identity_id: f.optional("identityId"),
                 identity_group_id: f.optional("identityGroupId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2510,22 +2440,21 @@ pub struct DpskPoolTemplateQueryResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for DpskPoolTemplateQueryResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("totalPages", &v.total_pages);
+        w.optional("page", &v.page);
+        w.optional_list("data", &v.data);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DpskPoolTemplateQueryResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DpskPoolTemplateQueryResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("page", &v.page);
-            w.optional_list("data", &v.data);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPoolTemplateQueryResponse {
@@ -2534,20 +2463,15 @@ impl<'de> serde::Deserialize<'de> for DpskPoolTemplateQueryResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DpskPoolTemplateQueryResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DpskPoolTemplateQueryResponse {
+        ) -> Option<DpskPoolTemplateQueryResponse> {
+            Some(DpskPoolTemplateQueryResponse {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 total_pages: f.optional("totalPages"),
                 page: f.optional("page"),
                 data: f.optional_list("data"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2609,18 +2533,16 @@ pub struct TemplateCloneSettingsRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for TemplateCloneSettingsRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for TemplateCloneSettingsRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &TemplateCloneSettingsRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for TemplateCloneSettingsRequest {
@@ -2629,15 +2551,14 @@ impl<'de> serde::Deserialize<'de> for TemplateCloneSettingsRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            TemplateCloneSettingsRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = TemplateCloneSettingsRequest {
-                name: f.required("name")?,
-                additional_fields: f.rest(),
+        ) -> Option<TemplateCloneSettingsRequest> {
+            let Some(r0) = f.required("name") else {
+                return None;
             };
-            Ok(value)
+            Some(TemplateCloneSettingsRequest {
+                name: r0,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

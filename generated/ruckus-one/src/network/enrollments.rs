@@ -20,20 +20,18 @@ pub struct AcceptedResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AcceptedResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("id", &v.id);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AcceptedResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AcceptedResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("id", &v.id);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AcceptedResponse {
@@ -42,15 +40,13 @@ impl<'de> serde::Deserialize<'de> for AcceptedResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AcceptedResponse, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AcceptedResponse {
+        ) -> Option<AcceptedResponse> {
+            Some(AcceptedResponse {
                 request_id: f.optional("requestId"),
                 id: f.optional("id"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -102,18 +98,16 @@ pub struct ActionInput {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ActionInput {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("actionType", &v.action_type);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ActionInput {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ActionInput,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("actionType", &v.action_type);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ActionInput {
@@ -122,13 +116,11 @@ impl<'de> serde::Deserialize<'de> for ActionInput {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ActionInput, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ActionInput {
+        ) -> Option<ActionInput> {
+            Some(ActionInput {
                 action_type: f.optional("actionType"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -168,21 +160,19 @@ pub struct AdminAuthentication {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AdminAuthentication {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("authType", &v.auth_type);
+        w.optional("identity", &v.identity);
+        w.optional("groupId", &v.group_id);
+        w.optional("networkId", &v.network_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AdminAuthentication {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AdminAuthentication,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("authType", &v.auth_type);
-            w.optional("identity", &v.identity);
-            w.optional("groupId", &v.group_id);
-            w.optional("networkId", &v.network_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AdminAuthentication {
@@ -191,19 +181,14 @@ impl<'de> serde::Deserialize<'de> for AdminAuthentication {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AdminAuthentication,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AdminAuthentication {
+        ) -> Option<AdminAuthentication> {
+            Some(AdminAuthentication {
                 auth_type: f.optional("authType"),
                 identity: f.optional("identity"),
                 group_id: f.optional("groupId"),
                 network_id: f.optional("networkId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -321,23 +306,21 @@ pub struct AdminPageableObject {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AdminPageableObject {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("offset", &v.offset);
+        w.optional("sort", &v.sort);
+        w.optional("paged", &v.paged);
+        w.optional("unpaged", &v.unpaged);
+        w.optional("pageNumber", &v.page_number);
+        w.optional("pageSize", &v.page_size);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AdminPageableObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AdminPageableObject,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("offset", &v.offset);
-            w.optional("sort", &v.sort);
-            w.optional("paged", &v.paged);
-            w.optional("unpaged", &v.unpaged);
-            w.optional("pageNumber", &v.page_number);
-            w.optional("pageSize", &v.page_size);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AdminPageableObject {
@@ -346,11 +329,8 @@ impl<'de> serde::Deserialize<'de> for AdminPageableObject {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AdminPageableObject,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AdminPageableObject {
+        ) -> Option<AdminPageableObject> {
+            Some(AdminPageableObject {
                 offset: f.optional("offset"),
                 sort: f.optional("sort"),
                 paged: f.optional("paged"),
@@ -358,9 +338,7 @@ impl<'de> serde::Deserialize<'de> for AdminPageableObject {
                 page_number: f.optional("pageNumber"),
                 page_size: f.optional("pageSize"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -429,20 +407,18 @@ pub struct AdminSortObject {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AdminSortObject {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("empty", &v.empty);
+        w.optional("unsorted", &v.unsorted);
+        w.optional("sorted", &v.sorted);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AdminSortObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AdminSortObject,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("empty", &v.empty);
-            w.optional("unsorted", &v.unsorted);
-            w.optional("sorted", &v.sorted);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AdminSortObject {
@@ -451,15 +427,13 @@ impl<'de> serde::Deserialize<'de> for AdminSortObject {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AdminSortObject, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AdminSortObject {
+        ) -> Option<AdminSortObject> {
+            Some(AdminSortObject {
                 empty: f.optional("empty"),
                 unsorted: f.optional("unsorted"),
                 sorted: f.optional("sorted"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -509,16 +483,17 @@ pub struct AupInput {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AupInput {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("actionType", &v.action_type);
+        w.optional("acceptAup", &v.accept_aup);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AupInput {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AupInput, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("actionType", &v.action_type);
-            w.optional("acceptAup", &v.accept_aup);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AupInput {
@@ -527,14 +502,12 @@ impl<'de> serde::Deserialize<'de> for AupInput {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AupInput, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AupInput {
+        ) -> Option<AupInput> {
+            Some(AupInput {
                 action_type: f.optional("actionType"),
                 accept_aup: f.optional("acceptAup"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -580,21 +553,19 @@ pub struct CaptivePortalArgs {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for CaptivePortalArgs {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("ssid", &v.ssid);
+        w.optional("redirectUrl", &v.redirect_url);
+        w.optional("clientMac", &v.client_mac);
+        w.optional("uip", &v.uip);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for CaptivePortalArgs {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CaptivePortalArgs,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("ssid", &v.ssid);
-            w.optional("redirectUrl", &v.redirect_url);
-            w.optional("clientMac", &v.client_mac);
-            w.optional("uip", &v.uip);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for CaptivePortalArgs {
@@ -603,19 +574,14 @@ impl<'de> serde::Deserialize<'de> for CaptivePortalArgs {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            CaptivePortalArgs,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = CaptivePortalArgs {
+        ) -> Option<CaptivePortalArgs> {
+            Some(CaptivePortalArgs {
                 ssid: f.optional("ssid"),
                 redirect_url: f.optional("redirectUrl"),
                 client_mac: f.optional("clientMac"),
                 uip: f.optional("uip"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -692,29 +658,27 @@ pub struct DataPromptInput {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DataPromptInput {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("actionType", &v.action_type);
+        w.field("userName", &v.user_name);
+        w.optional("email", &v.email);
+        w.optional("phoneNumber", &v.phone_number);
+        w.optional("firstName", &v.first_name);
+        w.optional("lastName", &v.last_name);
+        w.optional("inputField1", &v.input_field1);
+        w.optional("inputField2", &v.input_field2);
+        w.optional("inputField3", &v.input_field3);
+        w.optional("inputField4", &v.input_field4);
+        w.optional("inputField5", &v.input_field5);
+        w.optional("inputField6", &v.input_field6);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DataPromptInput {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DataPromptInput,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("actionType", &v.action_type);
-            w.field("userName", &v.user_name);
-            w.optional("email", &v.email);
-            w.optional("phoneNumber", &v.phone_number);
-            w.optional("firstName", &v.first_name);
-            w.optional("lastName", &v.last_name);
-            w.optional("inputField1", &v.input_field1);
-            w.optional("inputField2", &v.input_field2);
-            w.optional("inputField3", &v.input_field3);
-            w.optional("inputField4", &v.input_field4);
-            w.optional("inputField5", &v.input_field5);
-            w.optional("inputField6", &v.input_field6);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DataPromptInput {
@@ -723,10 +687,13 @@ impl<'de> serde::Deserialize<'de> for DataPromptInput {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DataPromptInput, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DataPromptInput {
+        ) -> Option<DataPromptInput> {
+            let Some(r0) = f.required("userName") else {
+                return None;
+            };
+            Some(DataPromptInput {
                 action_type: f.optional("actionType"),
-                user_name: f.required("userName")?,
+                user_name: r0,
                 email: f.optional("email"),
                 phone_number: f.optional("phoneNumber"),
                 first_name: f.optional("firstName"),
@@ -738,9 +705,7 @@ impl<'de> serde::Deserialize<'de> for DataPromptInput {
                 input_field5: f.optional("inputField5"),
                 input_field6: f.optional("inputField6"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -841,20 +806,18 @@ pub struct DeviceEnrollment {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DeviceEnrollment {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("description", &v.description);
+        w.optional("status", &v.status);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DeviceEnrollment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DeviceEnrollment,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("description", &v.description);
-            w.optional("status", &v.status);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DeviceEnrollment {
@@ -863,15 +826,13 @@ impl<'de> serde::Deserialize<'de> for DeviceEnrollment {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DeviceEnrollment, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DeviceEnrollment {
+        ) -> Option<DeviceEnrollment> {
+            Some(DeviceEnrollment {
                 id: f.optional("id"),
                 description: f.optional("description"),
                 status: f.optional("status"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1002,21 +963,22 @@ pub struct Enrollment {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Enrollment {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("workflowId", &v.workflow_id);
+        w.optional("enrollmentId", &v.enrollment_id);
+        w.optional("description", &v.description);
+        w.optional("macAddress", &v.mac_address);
+        w.optional("ipAddress", &v.ip_address);
+        w.optional("status", &v.status);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Enrollment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Enrollment, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("workflowId", &v.workflow_id);
-            w.optional("enrollmentId", &v.enrollment_id);
-            w.optional("description", &v.description);
-            w.optional("macAddress", &v.mac_address);
-            w.optional("ipAddress", &v.ip_address);
-            w.optional("status", &v.status);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Enrollment {
@@ -1025,8 +987,8 @@ impl<'de> serde::Deserialize<'de> for Enrollment {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Enrollment, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Enrollment {
+        ) -> Option<Enrollment> {
+            Some(Enrollment {
                 workflow_id: f.optional("workflowId"),
                 enrollment_id: f.optional("enrollmentId"),
                 description: f.optional("description"),
@@ -1035,9 +997,7 @@ impl<'de> serde::Deserialize<'de> for Enrollment {
                 status: f.optional("status"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1120,21 +1080,19 @@ pub struct Enrollment2 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Enrollment2 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("description", &v.description);
+        w.optional("status", &v.status);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Enrollment2 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Enrollment2,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("description", &v.description);
-            w.optional("status", &v.status);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Enrollment2 {
@@ -1143,16 +1101,14 @@ impl<'de> serde::Deserialize<'de> for Enrollment2 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Enrollment2, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Enrollment2 {
+        ) -> Option<Enrollment2> {
+            Some(Enrollment2 {
                 id: f.optional("id"),
                 description: f.optional("description"),
                 status: f.optional("status"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1221,26 +1177,24 @@ pub struct EnrollmentDetails {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EnrollmentDetails {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("workflowId", &v.workflow_id);
+        w.optional("enrollmentId", &v.enrollment_id);
+        w.optional("description", &v.description);
+        w.optional("macAddress", &v.mac_address);
+        w.optional("ipAddress", &v.ip_address);
+        w.optional("status", &v.status);
+        w.optional("userAgentName", &v.user_agent_name);
+        w.optional_list("variables", &v.variables);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EnrollmentDetails {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EnrollmentDetails,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("workflowId", &v.workflow_id);
-            w.optional("enrollmentId", &v.enrollment_id);
-            w.optional("description", &v.description);
-            w.optional("macAddress", &v.mac_address);
-            w.optional("ipAddress", &v.ip_address);
-            w.optional("status", &v.status);
-            w.optional("userAgentName", &v.user_agent_name);
-            w.optional_list("variables", &v.variables);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EnrollmentDetails {
@@ -1249,11 +1203,8 @@ impl<'de> serde::Deserialize<'de> for EnrollmentDetails {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EnrollmentDetails,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EnrollmentDetails {
+        ) -> Option<EnrollmentDetails> {
+            Some(EnrollmentDetails {
                 workflow_id: f.optional("workflowId"),
                 enrollment_id: f.optional("enrollmentId"),
                 description: f.optional("description"),
@@ -1264,9 +1215,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentDetails {
                 variables: f.optional_list("variables"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1371,27 +1320,25 @@ pub struct EnrollmentQueryCriteria {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EnrollmentQueryCriteria {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("sortDirection", &v.sort_direction);
+        w.optional("page", &v.page);
+        w.optional("pageSize", &v.page_size);
+        w.optional("workflowId", &v.workflow_id);
+        w.optional("enrollmentId", &v.enrollment_id);
+        w.optional("description", &v.description);
+        w.optional("macAddress", &v.mac_address);
+        w.optional("ipAddress", &v.ip_address);
+        w.optional("status", &v.status);
+        w.optional_list("sortFields", &v.sort_fields);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EnrollmentQueryCriteria {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EnrollmentQueryCriteria,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("sortDirection", &v.sort_direction);
-            w.optional("page", &v.page);
-            w.optional("pageSize", &v.page_size);
-            w.optional("workflowId", &v.workflow_id);
-            w.optional("enrollmentId", &v.enrollment_id);
-            w.optional("description", &v.description);
-            w.optional("macAddress", &v.mac_address);
-            w.optional("ipAddress", &v.ip_address);
-            w.optional("status", &v.status);
-            w.optional_list("sortFields", &v.sort_fields);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EnrollmentQueryCriteria {
@@ -1400,11 +1347,8 @@ impl<'de> serde::Deserialize<'de> for EnrollmentQueryCriteria {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EnrollmentQueryCriteria,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EnrollmentQueryCriteria {
+        ) -> Option<EnrollmentQueryCriteria> {
+            Some(EnrollmentQueryCriteria {
                 sort_direction: f.optional("sortDirection"),
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
@@ -1416,9 +1360,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentQueryCriteria {
                 status: f.optional("status"),
                 sort_fields: f.optional_list("sortFields"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1670,25 +1612,23 @@ pub struct EnrollmentRegistration {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EnrollmentRegistration {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("registrationId", &v.registration_id);
+        w.optional("enrollmentId", &v.enrollment_id);
+        w.optional("status", &v.status);
+        w.optional("macAddress", &v.mac_address);
+        w.optional("workflowId", &v.workflow_id);
+        w.optional("authentication", &v.authentication);
+        w.optional("revocation", &v.revocation);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EnrollmentRegistration {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EnrollmentRegistration,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("registrationId", &v.registration_id);
-            w.optional("enrollmentId", &v.enrollment_id);
-            w.optional("status", &v.status);
-            w.optional("macAddress", &v.mac_address);
-            w.optional("workflowId", &v.workflow_id);
-            w.optional("authentication", &v.authentication);
-            w.optional("revocation", &v.revocation);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EnrollmentRegistration {
@@ -1697,11 +1637,8 @@ impl<'de> serde::Deserialize<'de> for EnrollmentRegistration {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EnrollmentRegistration,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EnrollmentRegistration {
+        ) -> Option<EnrollmentRegistration> {
+            Some(EnrollmentRegistration {
                 registration_id: f.optional("registrationId"),
                 enrollment_id: f.optional("enrollmentId"),
                 status: f.optional("status"),
@@ -1711,9 +1648,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentRegistration {
                 revocation: f.optional("revocation"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1804,23 +1739,21 @@ pub struct EnrollmentStep {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EnrollmentStep {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("actionId", &v.action_id);
+        w.optional("status", &v.status);
+        w.optional("failureReason", &v.failure_reason);
+        w.optional("variables", &v.variables);
+        w.optional("execution", &v.execution);
+        w.optional("input", &v.input);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EnrollmentStep {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EnrollmentStep,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("actionId", &v.action_id);
-            w.optional("status", &v.status);
-            w.optional("failureReason", &v.failure_reason);
-            w.optional("variables", &v.variables);
-            w.optional("execution", &v.execution);
-            w.optional("input", &v.input);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EnrollmentStep {
@@ -1829,8 +1762,8 @@ impl<'de> serde::Deserialize<'de> for EnrollmentStep {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<EnrollmentStep, ruckus_one_runtime::internal::object::FieldError> {
-            let value = EnrollmentStep {
+        ) -> Option<EnrollmentStep> {
+            Some(EnrollmentStep {
                 action_id: f.optional("actionId"),
                 status: f.optional("status"),
                 failure_reason: f.optional("failureReason"),
@@ -1838,9 +1771,7 @@ impl<'de> serde::Deserialize<'de> for EnrollmentStep {
                 execution: f.optional("execution"),
                 input: f.optional("input"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1911,19 +1842,17 @@ pub struct EnrollmentStepConfig {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EnrollmentStepConfig {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("step", &v.step);
+        w.optional("config", &v.config);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EnrollmentStepConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EnrollmentStepConfig,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("step", &v.step);
-            w.optional("config", &v.config);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EnrollmentStepConfig {
@@ -1932,17 +1861,12 @@ impl<'de> serde::Deserialize<'de> for EnrollmentStepConfig {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EnrollmentStepConfig,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EnrollmentStepConfig {
+        ) -> Option<EnrollmentStepConfig> {
+            Some(EnrollmentStepConfig {
                 step: f.optional("step"),
                 config: f.optional("config"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2048,22 +1972,20 @@ pub struct EnrollmentToken {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EnrollmentToken {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("workflowId", &v.workflow_id);
+        w.optional("publishedWorkflowId", &v.published_workflow_id);
+        w.optional("token", &v.token);
+        w.optional("enrollment", &v.enrollment);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EnrollmentToken {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EnrollmentToken,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("workflowId", &v.workflow_id);
-            w.optional("publishedWorkflowId", &v.published_workflow_id);
-            w.optional("token", &v.token);
-            w.optional("enrollment", &v.enrollment);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EnrollmentToken {
@@ -2072,17 +1994,15 @@ impl<'de> serde::Deserialize<'de> for EnrollmentToken {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<EnrollmentToken, ruckus_one_runtime::internal::object::FieldError> {
-            let value = EnrollmentToken {
+        ) -> Option<EnrollmentToken> {
+            Some(EnrollmentToken {
                 workflow_id: f.optional("workflowId"),
                 published_workflow_id: f.optional("publishedWorkflowId"),
                 token: f.optional("token"),
                 enrollment: f.optional("enrollment"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2147,19 +2067,17 @@ pub struct EnrollmentVariable {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EnrollmentVariable {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.optional("value", &v.value);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EnrollmentVariable {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EnrollmentVariable,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("name", &v.name);
-            w.optional("value", &v.value);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EnrollmentVariable {
@@ -2168,17 +2086,12 @@ impl<'de> serde::Deserialize<'de> for EnrollmentVariable {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EnrollmentVariable,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EnrollmentVariable {
+        ) -> Option<EnrollmentVariable> {
+            Some(EnrollmentVariable {
                 name: f.optional("name"),
                 value: f.optional("value"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2225,20 +2138,18 @@ pub struct LoginPayload {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LoginPayload {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("accessToken", &v.access_token);
+        w.optional("enrollmentId", &v.enrollment_id);
+        w.optional("cpArgs", &v.cp_args);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LoginPayload {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LoginPayload,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("accessToken", &v.access_token);
-            w.optional("enrollmentId", &v.enrollment_id);
-            w.optional("cpArgs", &v.cp_args);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LoginPayload {
@@ -2247,15 +2158,16 @@ impl<'de> serde::Deserialize<'de> for LoginPayload {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<LoginPayload, ruckus_one_runtime::internal::object::FieldError> {
-            let value = LoginPayload {
-                access_token: f.required("accessToken")?,
+        ) -> Option<LoginPayload> {
+            let Some(r0) = f.required("accessToken") else {
+                return None;
+            };
+            Some(LoginPayload {
+                access_token: r0,
                 enrollment_id: f.optional("enrollmentId"),
                 cp_args: f.optional("cpArgs"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2300,19 +2212,17 @@ pub struct MacRegInput {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MacRegInput {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("actionType", &v.action_type);
+        w.field("macAddress", &v.mac_address);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MacRegInput {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MacRegInput,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("actionType", &v.action_type);
-            w.field("macAddress", &v.mac_address);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MacRegInput {
@@ -2321,14 +2231,15 @@ impl<'de> serde::Deserialize<'de> for MacRegInput {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<MacRegInput, ruckus_one_runtime::internal::object::FieldError> {
-            let value = MacRegInput {
-                action_type: f.optional("actionType"),
-                mac_address: f.required("macAddress")?,
-                additional_fields: f.rest(),
+        ) -> Option<MacRegInput> {
+            let Some(r0) = f.required("macAddress") else {
+                return None;
             };
-            f.check()?;
-            Ok(value)
+            Some(MacRegInput {
+                action_type: f.optional("actionType"),
+                mac_address: r0,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2380,28 +2291,26 @@ pub struct PageEntityModelEnrollment {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PageEntityModelEnrollment {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("totalPages", &v.total_pages);
+        w.optional("totalElements", &v.total_elements);
+        w.optional("first", &v.first);
+        w.optional("last", &v.last);
+        w.optional("size", &v.size);
+        w.optional_list("content", &v.content);
+        w.optional("number", &v.number);
+        w.optional("sort", &v.sort);
+        w.optional("pageable", &v.pageable);
+        w.optional("numberOfElements", &v.number_of_elements);
+        w.optional("empty", &v.empty);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PageEntityModelEnrollment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PageEntityModelEnrollment,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("totalPages", &v.total_pages);
-            w.optional("totalElements", &v.total_elements);
-            w.optional("first", &v.first);
-            w.optional("last", &v.last);
-            w.optional("size", &v.size);
-            w.optional_list("content", &v.content);
-            w.optional("number", &v.number);
-            w.optional("sort", &v.sort);
-            w.optional("pageable", &v.pageable);
-            w.optional("numberOfElements", &v.number_of_elements);
-            w.optional("empty", &v.empty);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PageEntityModelEnrollment {
@@ -2410,11 +2319,8 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelEnrollment {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PageEntityModelEnrollment,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PageEntityModelEnrollment {
+        ) -> Option<PageEntityModelEnrollment> {
+            Some(PageEntityModelEnrollment {
                 total_pages: f.optional("totalPages"),
                 total_elements: f.optional("totalElements"),
                 first: f.optional("first"),
@@ -2427,9 +2333,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelEnrollment {
                 number_of_elements: f.optional("numberOfElements"),
                 empty: f.optional("empty"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2540,28 +2444,27 @@ pub struct PageEntityModelEnrollmentRegistration {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for PageEntityModelEnrollmentRegistration {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("totalPages", &v.total_pages);
+        w.optional("totalElements", &v.total_elements);
+        w.optional("first", &v.first);
+        w.optional("last", &v.last);
+        w.optional("size", &v.size);
+        w.optional_list("content", &v.content);
+        w.optional("number", &v.number);
+        w.optional("sort", &v.sort);
+        w.optional("pageable", &v.pageable);
+        w.optional("numberOfElements", &v.number_of_elements);
+        w.optional("empty", &v.empty);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PageEntityModelEnrollmentRegistration {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PageEntityModelEnrollmentRegistration,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("totalPages", &v.total_pages);
-            w.optional("totalElements", &v.total_elements);
-            w.optional("first", &v.first);
-            w.optional("last", &v.last);
-            w.optional("size", &v.size);
-            w.optional_list("content", &v.content);
-            w.optional("number", &v.number);
-            w.optional("sort", &v.sort);
-            w.optional("pageable", &v.pageable);
-            w.optional("numberOfElements", &v.number_of_elements);
-            w.optional("empty", &v.empty);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PageEntityModelEnrollmentRegistration {
@@ -2570,11 +2473,8 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelEnrollmentRegistration {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PageEntityModelEnrollmentRegistration,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PageEntityModelEnrollmentRegistration {
+        ) -> Option<PageEntityModelEnrollmentRegistration> {
+            Some(PageEntityModelEnrollmentRegistration {
                 total_pages: f.optional("totalPages"),
                 total_elements: f.optional("totalElements"),
                 first: f.optional("first"),
@@ -2587,9 +2487,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelEnrollmentRegistration {
                 number_of_elements: f.optional("numberOfElements"),
                 empty: f.optional("empty"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2696,25 +2594,23 @@ pub struct RedisColorSchema {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for RedisColorSchema {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("backgroundColor", &v.background_color);
+        w.optional("lineColor", &v.line_color);
+        w.optional("fontColor", &v.font_color);
+        w.optional("fontHeaderColor", &v.font_header_color);
+        w.optional("headerBackgroundColor", &v.header_background_color);
+        w.optional("startOverFontColor", &v.start_over_font_color);
+        w.optional("buttonColor", &v.button_color);
+        w.optional("buttonFontColor", &v.button_font_color);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for RedisColorSchema {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RedisColorSchema,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("backgroundColor", &v.background_color);
-            w.optional("lineColor", &v.line_color);
-            w.optional("fontColor", &v.font_color);
-            w.optional("fontHeaderColor", &v.font_header_color);
-            w.optional("headerBackgroundColor", &v.header_background_color);
-            w.optional("startOverFontColor", &v.start_over_font_color);
-            w.optional("buttonColor", &v.button_color);
-            w.optional("buttonFontColor", &v.button_font_color);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for RedisColorSchema {
@@ -2723,8 +2619,8 @@ impl<'de> serde::Deserialize<'de> for RedisColorSchema {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<RedisColorSchema, ruckus_one_runtime::internal::object::FieldError> {
-            let value = RedisColorSchema {
+        ) -> Option<RedisColorSchema> {
+            Some(RedisColorSchema {
                 background_color: f.optional("backgroundColor"),
                 line_color: f.optional("lineColor"),
                 font_color: f.optional("fontColor"),
@@ -2734,9 +2630,7 @@ impl<'de> serde::Deserialize<'de> for RedisColorSchema {
                 button_color: f.optional("buttonColor"),
                 button_font_color: f.optional("buttonFontColor"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2818,17 +2712,18 @@ pub struct Revocation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Revocation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("revokedDate", &v.revoked_date);
+        w.optional("revokedReason", &v.revoked_reason);
+        w.optional("revokedBy", &v.revoked_by);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Revocation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Revocation, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("revokedDate", &v.revoked_date);
-            w.optional("revokedReason", &v.revoked_reason);
-            w.optional("revokedBy", &v.revoked_by);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Revocation {
@@ -2837,15 +2732,13 @@ impl<'de> serde::Deserialize<'de> for Revocation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Revocation, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Revocation {
+        ) -> Option<Revocation> {
+            Some(Revocation {
                 revoked_date: f.optional("revokedDate"),
                 revoked_reason: f.optional("revokedReason"),
                 revoked_by: f.optional("revokedBy"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2904,29 +2797,24 @@ pub struct StepConfig {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for StepConfig {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("stepId", &v.step_id);
+        w.optional("stepType", &v.step_type);
+        w.optional("actionType", &v.action_type);
+        w.optional("actionId", &v.action_id);
+        w.optional("actionConfiguration", &v.action_configuration);
+        w.optional("options", &v.options);
+        w.optional("optionName", &v.option_name);
+        w.optional_list("providedEnrollmentVariables", &v.provided_enrollment_variables);
+        w.optional_list("requiredEnrollmentVariables", &v.required_enrollment_variables);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for StepConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &StepConfig, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("stepId", &v.step_id);
-            w.optional("stepType", &v.step_type);
-            w.optional("actionType", &v.action_type);
-            w.optional("actionId", &v.action_id);
-            w.optional("actionConfiguration", &v.action_configuration);
-            w.optional("options", &v.options);
-            w.optional("optionName", &v.option_name);
-            w.optional_list(
-                "providedEnrollmentVariables",
-                &v.provided_enrollment_variables,
-            );
-            w.optional_list(
-                "requiredEnrollmentVariables",
-                &v.required_enrollment_variables,
-            );
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for StepConfig {
@@ -2935,8 +2823,8 @@ impl<'de> serde::Deserialize<'de> for StepConfig {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<StepConfig, ruckus_one_runtime::internal::object::FieldError> {
-            let value = StepConfig {
+        ) -> Option<StepConfig> {
+            Some(StepConfig {
                 step_id: f.optional("stepId"),
                 step_type: f.optional("stepType"),
                 action_type: f.optional("actionType"),
@@ -2949,9 +2837,7 @@ impl<'de> serde::Deserialize<'de> for StepConfig {
                 required_enrollment_variables: f
                     .optional_list("requiredEnrollmentVariables"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3052,27 +2938,25 @@ pub struct StyleSchema {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for StyleSchema {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("welcomeTitle", &v.welcome_title);
+        w.optional("welcomeSubTitle", &v.welcome_sub_title);
+        w.optional("logoImage", &v.logo_image);
+        w.optional("backgroundImage", &v.background_image);
+        w.optional("iconImage", &v.icon_image);
+        w.optional("fontName", &v.font_name);
+        w.optional("wifi4EuNetworkId", &v.wifi4_eu_network_id);
+        w.optional("logoSize", &v.logo_size);
+        w.optional("disablePoweredBy", &v.disable_powered_by);
+        w.optional("headerFontSize", &v.header_font_size);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for StyleSchema {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &StyleSchema,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("welcomeTitle", &v.welcome_title);
-            w.optional("welcomeSubTitle", &v.welcome_sub_title);
-            w.optional("logoImage", &v.logo_image);
-            w.optional("backgroundImage", &v.background_image);
-            w.optional("iconImage", &v.icon_image);
-            w.optional("fontName", &v.font_name);
-            w.optional("wifi4EuNetworkId", &v.wifi4_eu_network_id);
-            w.optional("logoSize", &v.logo_size);
-            w.optional("disablePoweredBy", &v.disable_powered_by);
-            w.optional("headerFontSize", &v.header_font_size);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for StyleSchema {
@@ -3081,8 +2965,8 @@ impl<'de> serde::Deserialize<'de> for StyleSchema {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<StyleSchema, ruckus_one_runtime::internal::object::FieldError> {
-            let value = StyleSchema {
+        ) -> Option<StyleSchema> {
+            Some(StyleSchema {
                 welcome_title: f.optional("welcomeTitle"),
                 welcome_sub_title: f.optional("welcomeSubTitle"),
                 logo_image: f.optional("logoImage"),
@@ -3094,9 +2978,7 @@ impl<'de> serde::Deserialize<'de> for StyleSchema {
                 disable_powered_by: f.optional("disablePoweredBy"),
                 header_font_size: f.optional("headerFontSize"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3327,23 +3209,21 @@ pub struct WorkflowConfig {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for WorkflowConfig {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("color", &v.color);
+        w.optional("styles", &v.styles);
+        w.optional("startStepId", &v.start_step_id);
+        w.optional("firstActionStepId", &v.first_action_step_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for WorkflowConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WorkflowConfig,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("color", &v.color);
-            w.optional("styles", &v.styles);
-            w.optional("startStepId", &v.start_step_id);
-            w.optional("firstActionStepId", &v.first_action_step_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for WorkflowConfig {
@@ -3352,8 +3232,8 @@ impl<'de> serde::Deserialize<'de> for WorkflowConfig {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<WorkflowConfig, ruckus_one_runtime::internal::object::FieldError> {
-            let value = WorkflowConfig {
+        ) -> Option<WorkflowConfig> {
+            Some(WorkflowConfig {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 color: f.optional("color"),
@@ -3361,9 +3241,7 @@ impl<'de> serde::Deserialize<'de> for WorkflowConfig {
                 start_step_id: f.optional("startStepId"),
                 first_action_step_id: f.optional("firstActionStepId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

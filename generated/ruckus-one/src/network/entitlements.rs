@@ -23,23 +23,21 @@ pub struct AlmExtraEntitlementInfo {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AlmExtraEntitlementInfo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("licenseType", &v.license_type);
+        w.optional("remainingQuantity", &v.remaining_quantity);
+        w.optional("soEntQuantity", &v.so_ent_quantity);
+        w.optional("activeApCount", &v.active_ap_count);
+        w.optional("activeSwitchCount", &v.active_switch_count);
+        w.optional("activeEdgeCount", &v.active_edge_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AlmExtraEntitlementInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AlmExtraEntitlementInfo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("licenseType", &v.license_type);
-            w.optional("remainingQuantity", &v.remaining_quantity);
-            w.optional("soEntQuantity", &v.so_ent_quantity);
-            w.optional("activeApCount", &v.active_ap_count);
-            w.optional("activeSwitchCount", &v.active_switch_count);
-            w.optional("activeEdgeCount", &v.active_edge_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AlmExtraEntitlementInfo {
@@ -48,11 +46,8 @@ impl<'de> serde::Deserialize<'de> for AlmExtraEntitlementInfo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AlmExtraEntitlementInfo,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AlmExtraEntitlementInfo {
+        ) -> Option<AlmExtraEntitlementInfo> {
+            Some(AlmExtraEntitlementInfo {
                 license_type: f.optional("licenseType"),
                 remaining_quantity: f.optional("remainingQuantity"),
                 so_ent_quantity: f.optional("soEntQuantity"),
@@ -60,9 +55,7 @@ impl<'de> serde::Deserialize<'de> for AlmExtraEntitlementInfo {
                 active_switch_count: f.optional("activeSwitchCount"),
                 active_edge_count: f.optional("activeEdgeCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -163,38 +156,39 @@ pub struct Assignment {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Assignment {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("mspTenantId", &v.msp_tenant_id);
+        w.optional("mspEcTenantId", &v.msp_ec_tenant_id);
+        w.optional("deviceType", &v.device_type);
+        w.optional("deviceSubType", &v.device_sub_type);
+        w.optional("quantity", &v.quantity);
+        w.optional("dateEffective", &v.date_effective);
+        w.optional("dateExpires", &v.date_expires);
+        w.optional("trialAssignment", &v.trial_assignment);
+        w.optional("dateAssignmentCreated", &v.date_assignment_created);
+        w.optional("dateAssignmentRevoked", &v.date_assignment_revoked);
+        w.optional("createdBy", &v.created_by);
+        w.optional("revokedBy", &v.revoked_by);
+        w.optional("extendedTrial", &v.extended_trial);
+        w.optional("alm", &v.alm);
+        w.optional("ownAssignment", &v.own_assignment);
+        w.optional("status", &v.status);
+        w.optional("createdDate", &v.created_date);
+        w.optional("effectiveDate", &v.effective_date);
+        w.optional("expirationDate", &v.expiration_date);
+        w.optional("isSelfAssignment", &v.is_self_assignment);
+        w.optional("isTrial", &v.is_trial);
+        w.optional("licenseType", &v.license_type);
+        w.optional("revokedDate", &v.revoked_date);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Assignment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Assignment, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("mspTenantId", &v.msp_tenant_id);
-            w.optional("mspEcTenantId", &v.msp_ec_tenant_id);
-            w.optional("deviceType", &v.device_type);
-            w.optional("deviceSubType", &v.device_sub_type);
-            w.optional("quantity", &v.quantity);
-            w.optional("dateEffective", &v.date_effective);
-            w.optional("dateExpires", &v.date_expires);
-            w.optional("trialAssignment", &v.trial_assignment);
-            w.optional("dateAssignmentCreated", &v.date_assignment_created);
-            w.optional("dateAssignmentRevoked", &v.date_assignment_revoked);
-            w.optional("createdBy", &v.created_by);
-            w.optional("revokedBy", &v.revoked_by);
-            w.optional("extendedTrial", &v.extended_trial);
-            w.optional("alm", &v.alm);
-            w.optional("ownAssignment", &v.own_assignment);
-            w.optional("status", &v.status);
-            w.optional("createdDate", &v.created_date);
-            w.optional("effectiveDate", &v.effective_date);
-            w.optional("expirationDate", &v.expiration_date);
-            w.optional("isSelfAssignment", &v.is_self_assignment);
-            w.optional("isTrial", &v.is_trial);
-            w.optional("licenseType", &v.license_type);
-            w.optional("revokedDate", &v.revoked_date);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Assignment {
@@ -203,8 +197,8 @@ impl<'de> serde::Deserialize<'de> for Assignment {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Assignment, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Assignment {
+        ) -> Option<Assignment> {
+            Some(Assignment {
                 id: f.optional("id"),
                 msp_tenant_id: f.optional("mspTenantId"),
                 msp_ec_tenant_id: f.optional("mspEcTenantId"),
@@ -230,9 +224,7 @@ impl<'de> serde::Deserialize<'de> for Assignment {
                 license_type: f.optional("licenseType"),
                 revoked_date: f.optional("revokedDate"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -410,21 +402,19 @@ pub struct AssignmentAcxRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AssignmentAcxRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("deviceType", &v.device_type);
+        w.field("quantity", &v.quantity);
+        w.optional("useTemporaryMspEntitlement", &v.use_temporary_msp_entitlement);
+        w.optional("deviceSubType", &v.device_sub_type);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AssignmentAcxRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AssignmentAcxRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("deviceType", &v.device_type);
-            w.field("quantity", &v.quantity);
-            w.optional("useTemporaryMspEntitlement", &v.use_temporary_msp_entitlement);
-            w.optional("deviceSubType", &v.device_sub_type);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AssignmentAcxRequest {
@@ -433,19 +423,18 @@ impl<'de> serde::Deserialize<'de> for AssignmentAcxRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AssignmentAcxRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AssignmentAcxRequest {
-                device_type: f.required("deviceType")?,
-                quantity: f.required("quantity")?,
+        ) -> Option<AssignmentAcxRequest> {
+            let (Some(r0), Some(r1)) = (f.required("deviceType"), f.required("quantity"))
+            else {
+                return None;
+            };
+            Some(AssignmentAcxRequest {
+                device_type: r0,
+                quantity: r1,
                 use_temporary_msp_entitlement: f.optional("useTemporaryMspEntitlement"),
                 device_sub_type: f.optional("deviceSubType"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -496,23 +485,21 @@ pub struct AssignmentOperationResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AssignmentOperationResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("success", &v.success);
+        w.optional_list("assignments", &v.assignments);
+        w.optional("errorBrief", &v.error_brief);
+        w.optional("errorMessage", &v.error_message);
+        w.optional("ve", &v.ve);
+        w.optional("requestId", &v.request_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AssignmentOperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AssignmentOperationResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("success", &v.success);
-            w.optional_list("assignments", &v.assignments);
-            w.optional("errorBrief", &v.error_brief);
-            w.optional("errorMessage", &v.error_message);
-            w.optional("ve", &v.ve);
-            w.optional("requestId", &v.request_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AssignmentOperationResponse {
@@ -521,11 +508,8 @@ impl<'de> serde::Deserialize<'de> for AssignmentOperationResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AssignmentOperationResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AssignmentOperationResponse {
+        ) -> Option<AssignmentOperationResponse> {
+            Some(AssignmentOperationResponse {
                 success: f.optional("success"),
                 assignments: f.optional_list("assignments"),
                 error_brief: f.optional("errorBrief"),
@@ -533,9 +517,7 @@ impl<'de> serde::Deserialize<'de> for AssignmentOperationResponse {
                 ve: f.optional("ve"),
                 request_id: f.optional("requestId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -828,26 +810,24 @@ pub struct AssignmentSummary {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AssignmentSummary {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("deviceType", &v.device_type);
+        w.optional("deviceSubType", &v.device_sub_type);
+        w.optional("quantity", &v.quantity);
+        w.optional("myAssignments", &v.my_assignments);
+        w.optional("courtesyMspEntitlementsUsed", &v.courtesy_msp_entitlements_used);
+        w.optional("remainingDevices", &v.remaining_devices);
+        w.optional("trial", &v.trial);
+        w.optional("licenseType", &v.license_type);
+        w.optional("isTrial", &v.is_trial);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AssignmentSummary {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AssignmentSummary,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("deviceType", &v.device_type);
-            w.optional("deviceSubType", &v.device_sub_type);
-            w.optional("quantity", &v.quantity);
-            w.optional("myAssignments", &v.my_assignments);
-            w.optional("courtesyMspEntitlementsUsed", &v.courtesy_msp_entitlements_used);
-            w.optional("remainingDevices", &v.remaining_devices);
-            w.optional("trial", &v.trial);
-            w.optional("licenseType", &v.license_type);
-            w.optional("isTrial", &v.is_trial);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AssignmentSummary {
@@ -856,11 +836,8 @@ impl<'de> serde::Deserialize<'de> for AssignmentSummary {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AssignmentSummary,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AssignmentSummary {
+        ) -> Option<AssignmentSummary> {
+            Some(AssignmentSummary {
                 device_type: f.optional("deviceType"),
                 device_sub_type: f.optional("deviceSubType"),
                 quantity: f.optional("quantity"),
@@ -872,9 +849,7 @@ impl<'de> serde::Deserialize<'de> for AssignmentSummary {
                 license_type: f.optional("licenseType"),
                 is_trial: f.optional("isTrial"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1090,19 +1065,17 @@ pub struct AvailabilityReport {
     /// Wire name `data`; `AvailabilityReportLicense`; required.
     pub data: AvailabilityReportLicense,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AvailabilityReport {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("status", &v.status);
+        w.optional("message", &v.message);
+        w.field("data", &v.data);
+    }
+}
 impl serde::Serialize for AvailabilityReport {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AvailabilityReport,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("status", &v.status);
-            w.optional("message", &v.message);
-            w.field("data", &v.data);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AvailabilityReport {
@@ -1111,17 +1084,15 @@ impl<'de> serde::Deserialize<'de> for AvailabilityReport {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AvailabilityReport,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AvailabilityReport {
+        ) -> Option<AvailabilityReport> {
+            let Some(r0) = f.required("data") else {
+                return None;
+            };
+            Some(AvailabilityReport {
                 status: f.optional("status"),
                 message: f.optional("message"),
-                data: f.required("data")?,
-            };
-            f.check()?;
-            Ok(value)
+                data: r0,
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1192,23 +1163,21 @@ pub struct AvailabilityReportLicense {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AvailabilityReportLicense {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("effectiveDate", &v.effective_date);
+        w.field("expirationDate", &v.expiration_date);
+        w.optional("quantity", &v.quantity);
+        w.optional("licenseType", &v.license_type);
+        w.optional("skuTier", &v.sku_tier);
+        w.field("isTrial", &v.is_trial);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AvailabilityReportLicense {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AvailabilityReportLicense,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("effectiveDate", &v.effective_date);
-            w.field("expirationDate", &v.expiration_date);
-            w.optional("quantity", &v.quantity);
-            w.optional("licenseType", &v.license_type);
-            w.optional("skuTier", &v.sku_tier);
-            w.field("isTrial", &v.is_trial);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AvailabilityReportLicense {
@@ -1217,21 +1186,23 @@ impl<'de> serde::Deserialize<'de> for AvailabilityReportLicense {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AvailabilityReportLicense,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AvailabilityReportLicense {
-                effective_date: f.required("effectiveDate")?,
-                expiration_date: f.required("expirationDate")?,
+        ) -> Option<AvailabilityReportLicense> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("effectiveDate"),
+                f.required("expirationDate"),
+                f.required("isTrial"),
+            ) else {
+                return None;
+            };
+            Some(AvailabilityReportLicense {
+                effective_date: r0,
+                expiration_date: r1,
                 quantity: f.optional("quantity"),
                 license_type: f.optional("licenseType"),
                 sku_tier: f.optional("skuTier"),
-                is_trial: f.required("isTrial")?,
+                is_trial: r2,
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1407,32 +1378,30 @@ pub struct BannerInformation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for BannerInformation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("type", &v.type_);
+        w.optional("deviceType", &v.device_type);
+        w.optional("multipleLicense", &v.multiple_license);
+        w.optional("effectDate", &v.effect_date);
+        w.optional("effectDays", &v.effect_days);
+        w.optional("deviceCount", &v.device_count);
+        w.optional("affectedDeviceCount", &v.affected_device_count);
+        w.optional("alm", &v.alm);
+        w.optional("almExtraEntitlementInfoDto", &v.alm_extra_entitlement_info_dto);
+        w.optional("deviceSubType", &v.device_sub_type);
+        w.optional("effectiveDays", &v.effective_days);
+        w.optional("licenseCount", &v.license_count);
+        w.optional("licenseType", &v.license_type);
+        w.optional("totalActiveDevices", &v.total_active_devices);
+        w.optional("totalRALicense", &v.total_ra_license);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for BannerInformation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &BannerInformation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("type", &v.type_);
-            w.optional("deviceType", &v.device_type);
-            w.optional("multipleLicense", &v.multiple_license);
-            w.optional("effectDate", &v.effect_date);
-            w.optional("effectDays", &v.effect_days);
-            w.optional("deviceCount", &v.device_count);
-            w.optional("affectedDeviceCount", &v.affected_device_count);
-            w.optional("alm", &v.alm);
-            w.optional("almExtraEntitlementInfoDto", &v.alm_extra_entitlement_info_dto);
-            w.optional("deviceSubType", &v.device_sub_type);
-            w.optional("effectiveDays", &v.effective_days);
-            w.optional("licenseCount", &v.license_count);
-            w.optional("licenseType", &v.license_type);
-            w.optional("totalActiveDevices", &v.total_active_devices);
-            w.optional("totalRALicense", &v.total_ra_license);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for BannerInformation {
@@ -1441,11 +1410,8 @@ impl<'de> serde::Deserialize<'de> for BannerInformation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            BannerInformation,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = BannerInformation {
+        ) -> Option<BannerInformation> {
+            Some(BannerInformation {
                 type_: f.optional("type"),
                 device_type: f.optional("deviceType"),
                 multiple_license: f.optional("multipleLicense"),
@@ -1462,9 +1428,7 @@ impl<'de> serde::Deserialize<'de> for BannerInformation {
                 total_active_devices: f.optional("totalActiveDevices"),
                 total_ra_license: f.optional("totalRALicense"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1661,20 +1625,18 @@ pub struct CreateAssignmentRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for CreateAssignmentRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.list("assignments", &v.assignments);
+        w.field("startDate", &v.start_date);
+        w.field("endDate", &v.end_date);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for CreateAssignmentRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CreateAssignmentRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.list("assignments", &v.assignments);
-            w.field("startDate", &v.start_date);
-            w.field("endDate", &v.end_date);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for CreateAssignmentRequest {
@@ -1683,17 +1645,20 @@ impl<'de> serde::Deserialize<'de> for CreateAssignmentRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            CreateAssignmentRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = CreateAssignmentRequest {
-                assignments: f.required_list("assignments")?,
-                start_date: f.required("startDate")?,
-                end_date: f.required("endDate")?,
-                additional_fields: f.rest(),
+        ) -> Option<CreateAssignmentRequest> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required_list("assignments"),
+                f.required("startDate"),
+                f.required("endDate"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(CreateAssignmentRequest {
+                assignments: r0,
+                start_date: r1,
+                end_date: r2,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1829,44 +1794,42 @@ pub struct Entitlement {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Entitlement {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("createdDate", &v.created_date);
+        w.optional("updatedDate", &v.updated_date);
+        w.optional("externalId", &v.external_id);
+        w.optional("deviceType", &v.device_type);
+        w.optional("effectiveDate", &v.effective_date);
+        w.optional("expirationDate", &v.expiration_date);
+        w.optional("quantity", &v.quantity);
+        w.optional("sku", &v.sku);
+        w.optional("licenseName", &v.license_name);
+        w.optional("licenseDesc", &v.license_desc);
+        w.optional("emailStage", &v.email_stage);
+        w.optional("deviceSubType", &v.device_sub_type);
+        w.optional("alm", &v.alm);
+        w.optional("almLicenseType", &v.alm_license_type);
+        w.optional("almActivationId", &v.alm_activation_id);
+        w.optional("almSoEntQuantity", &v.alm_so_ent_quantity);
+        w.optional("almUsedQuantity", &v.alm_used_quantity);
+        w.optional("extendedLicensesAssignment", &v.extended_licenses_assignment);
+        w.optional("r1Sku", &v.r1_sku);
+        w.optional("tempLicense", &v.temp_license);
+        w.optional("assignedLicense", &v.assigned_license);
+        w.optional("historical", &v.historical);
+        w.optional("graceEndDate", &v.grace_end_date);
+        w.optional("parentId", &v.parent_id);
+        w.optional("lastNotificationDate", &v.last_notification_date);
+        w.optional("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Entitlement {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Entitlement,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("updatedDate", &v.updated_date);
-            w.optional("externalId", &v.external_id);
-            w.optional("deviceType", &v.device_type);
-            w.optional("effectiveDate", &v.effective_date);
-            w.optional("expirationDate", &v.expiration_date);
-            w.optional("quantity", &v.quantity);
-            w.optional("sku", &v.sku);
-            w.optional("licenseName", &v.license_name);
-            w.optional("licenseDesc", &v.license_desc);
-            w.optional("emailStage", &v.email_stage);
-            w.optional("deviceSubType", &v.device_sub_type);
-            w.optional("alm", &v.alm);
-            w.optional("almLicenseType", &v.alm_license_type);
-            w.optional("almActivationId", &v.alm_activation_id);
-            w.optional("almSoEntQuantity", &v.alm_so_ent_quantity);
-            w.optional("almUsedQuantity", &v.alm_used_quantity);
-            w.optional("extendedLicensesAssignment", &v.extended_licenses_assignment);
-            w.optional("r1Sku", &v.r1_sku);
-            w.optional("tempLicense", &v.temp_license);
-            w.optional("assignedLicense", &v.assigned_license);
-            w.optional("historical", &v.historical);
-            w.optional("graceEndDate", &v.grace_end_date);
-            w.optional("parentId", &v.parent_id);
-            w.optional("lastNotificationDate", &v.last_notification_date);
-            w.optional("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Entitlement {
@@ -1875,8 +1838,8 @@ impl<'de> serde::Deserialize<'de> for Entitlement {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Entitlement, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Entitlement {
+        ) -> Option<Entitlement> {
+            Some(Entitlement {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
                 updated_date: f.optional("updatedDate"),
@@ -1905,9 +1868,7 @@ impl<'de> serde::Deserialize<'de> for Entitlement {
                 last_notification_date: f.optional("lastNotificationDate"),
                 name: f.optional("name"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2108,20 +2069,19 @@ pub struct EntitlementAlmExtraEntitlementInfo {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for EntitlementAlmExtraEntitlementInfo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("licenseType", &v.license_type);
+        w.optional("remainingQuantity", &v.remaining_quantity);
+        w.optional("soEntQuantity", &v.so_ent_quantity);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EntitlementAlmExtraEntitlementInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EntitlementAlmExtraEntitlementInfo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("licenseType", &v.license_type);
-            w.optional("remainingQuantity", &v.remaining_quantity);
-            w.optional("soEntQuantity", &v.so_ent_quantity);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EntitlementAlmExtraEntitlementInfo {
@@ -2130,18 +2090,13 @@ impl<'de> serde::Deserialize<'de> for EntitlementAlmExtraEntitlementInfo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EntitlementAlmExtraEntitlementInfo,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EntitlementAlmExtraEntitlementInfo {
+        ) -> Option<EntitlementAlmExtraEntitlementInfo> {
+            Some(EntitlementAlmExtraEntitlementInfo {
                 license_type: f.optional("licenseType"),
                 remaining_quantity: f.optional("remainingQuantity"),
                 so_ent_quantity: f.optional("soEntQuantity"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2202,19 +2157,17 @@ pub struct EntitlementAttentionNote {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EntitlementAttentionNote {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("summary", &v.summary);
+        w.optional("details", &v.details);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EntitlementAttentionNote {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EntitlementAttentionNote,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("summary", &v.summary);
-            w.optional("details", &v.details);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EntitlementAttentionNote {
@@ -2223,17 +2176,12 @@ impl<'de> serde::Deserialize<'de> for EntitlementAttentionNote {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EntitlementAttentionNote,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EntitlementAttentionNote {
+        ) -> Option<EntitlementAttentionNote> {
+            Some(EntitlementAttentionNote {
                 summary: f.optional("summary"),
                 details: f.optional("details"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2285,19 +2233,17 @@ pub struct EntitlementBanner {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EntitlementBanner {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("deviceType", &v.device_type);
+        w.optional("licenseType", &v.license_type);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EntitlementBanner {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EntitlementBanner,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("deviceType", &v.device_type);
-            w.optional("licenseType", &v.license_type);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EntitlementBanner {
@@ -2306,17 +2252,12 @@ impl<'de> serde::Deserialize<'de> for EntitlementBanner {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EntitlementBanner,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EntitlementBanner {
+        ) -> Option<EntitlementBanner> {
+            Some(EntitlementBanner {
                 device_type: f.optional("deviceType"),
                 license_type: f.optional("licenseType"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2378,30 +2319,25 @@ pub struct EntitlementUtilization {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EntitlementUtilization {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("licenseType", &v.license_type);
+        w.optional("usageType", &v.usage_type);
+        w.optional("courtesyQuantity", &v.courtesy_quantity);
+        w.optional("isTrial", &v.is_trial);
+        w.optional("purchasedQuantity", &v.purchased_quantity);
+        w.optional("quantity", &v.quantity);
+        w.optional("remainingLicenses", &v.remaining_licenses);
+        w.optional("remainingQuantity", &v.remaining_quantity);
+        w.optional("usedQuantity", &v.used_quantity);
+        w.optional("usedQuantityForOwnAssignment", &v.used_quantity_for_own_assignment);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EntitlementUtilization {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EntitlementUtilization,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("licenseType", &v.license_type);
-            w.optional("usageType", &v.usage_type);
-            w.optional("courtesyQuantity", &v.courtesy_quantity);
-            w.optional("isTrial", &v.is_trial);
-            w.optional("purchasedQuantity", &v.purchased_quantity);
-            w.optional("quantity", &v.quantity);
-            w.optional("remainingLicenses", &v.remaining_licenses);
-            w.optional("remainingQuantity", &v.remaining_quantity);
-            w.optional("usedQuantity", &v.used_quantity);
-            w.optional(
-                "usedQuantityForOwnAssignment",
-                &v.used_quantity_for_own_assignment,
-            );
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EntitlementUtilization {
@@ -2410,11 +2346,8 @@ impl<'de> serde::Deserialize<'de> for EntitlementUtilization {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EntitlementUtilization,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EntitlementUtilization {
+        ) -> Option<EntitlementUtilization> {
+            Some(EntitlementUtilization {
                 license_type: f.optional("licenseType"),
                 usage_type: f.optional("usageType"),
                 courtesy_quantity: f.optional("courtesyQuantity"),
@@ -2427,9 +2360,7 @@ impl<'de> serde::Deserialize<'de> for EntitlementUtilization {
                 used_quantity_for_own_assignment: f
                     .optional("usedQuantityForOwnAssignment"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2539,31 +2470,29 @@ pub struct LicenseBanner {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LicenseBanner {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("type", &v.type_);
+        w.optional("alm", &v.alm);
+        w.optional("almExtraInfo", &v.alm_extra_info);
+        w.optional("multipleLicense", &v.multiple_license);
+        w.optional("effectDate", &v.effect_date);
+        w.optional("effectDays", &v.effect_days);
+        w.optional("deviceCount", &v.device_count);
+        w.optional("deviceType", &v.device_type);
+        w.optional("licenseType", &v.license_type);
+        w.optional("deviceSubType", &v.device_sub_type);
+        w.optional("totalRALicense", &v.total_ra_license);
+        w.optional("totalActiveDevices", &v.total_active_devices);
+        w.optional("effectiveDays", &v.effective_days);
+        w.optional("licenseCount", &v.license_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LicenseBanner {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LicenseBanner,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("type", &v.type_);
-            w.optional("alm", &v.alm);
-            w.optional("almExtraInfo", &v.alm_extra_info);
-            w.optional("multipleLicense", &v.multiple_license);
-            w.optional("effectDate", &v.effect_date);
-            w.optional("effectDays", &v.effect_days);
-            w.optional("deviceCount", &v.device_count);
-            w.optional("deviceType", &v.device_type);
-            w.optional("licenseType", &v.license_type);
-            w.optional("deviceSubType", &v.device_sub_type);
-            w.optional("totalRALicense", &v.total_ra_license);
-            w.optional("totalActiveDevices", &v.total_active_devices);
-            w.optional("effectiveDays", &v.effective_days);
-            w.optional("licenseCount", &v.license_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LicenseBanner {
@@ -2572,8 +2501,8 @@ impl<'de> serde::Deserialize<'de> for LicenseBanner {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<LicenseBanner, ruckus_one_runtime::internal::object::FieldError> {
-            let value = LicenseBanner {
+        ) -> Option<LicenseBanner> {
+            Some(LicenseBanner {
                 type_: f.optional("type"),
                 alm: f.optional("alm"),
                 alm_extra_info: f.optional("almExtraInfo"),
@@ -2589,9 +2518,7 @@ impl<'de> serde::Deserialize<'de> for LicenseBanner {
                 effective_days: f.optional("effectiveDays"),
                 license_count: f.optional("licenseCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2980,19 +2907,17 @@ pub struct MileageAvailableQuantity {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MileageAvailableQuantity {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("quantity", &v.quantity);
+        w.optional("expirationDate", &v.expiration_date);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MileageAvailableQuantity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MileageAvailableQuantity,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("quantity", &v.quantity);
-            w.optional("expirationDate", &v.expiration_date);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MileageAvailableQuantity {
@@ -3001,17 +2926,12 @@ impl<'de> serde::Deserialize<'de> for MileageAvailableQuantity {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MileageAvailableQuantity,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MileageAvailableQuantity {
+        ) -> Option<MileageAvailableQuantity> {
+            Some(MileageAvailableQuantity {
                 quantity: f.optional("quantity"),
                 expiration_date: f.optional("expirationDate"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3079,23 +2999,21 @@ pub struct MileageReport {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MileageReport {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("licenseType", &v.license_type);
+        w.optional("lastDate", &v.last_date);
+        w.optional("device", &v.device);
+        w.optional("usedQuantity", &v.used_quantity);
+        w.optional("quantity", &v.quantity);
+        w.optional_list("availableBreakUp", &v.available_break_up);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MileageReport {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MileageReport,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("licenseType", &v.license_type);
-            w.optional("lastDate", &v.last_date);
-            w.optional("device", &v.device);
-            w.optional("usedQuantity", &v.used_quantity);
-            w.optional("quantity", &v.quantity);
-            w.optional_list("availableBreakUp", &v.available_break_up);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MileageReport {
@@ -3104,8 +3022,8 @@ impl<'de> serde::Deserialize<'de> for MileageReport {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<MileageReport, ruckus_one_runtime::internal::object::FieldError> {
-            let value = MileageReport {
+        ) -> Option<MileageReport> {
+            Some(MileageReport {
                 license_type: f.optional("licenseType"),
                 last_date: f.optional("lastDate"),
                 device: f.optional("device"),
@@ -3113,9 +3031,7 @@ impl<'de> serde::Deserialize<'de> for MileageReport {
                 quantity: f.optional("quantity"),
                 available_break_up: f.optional_list("availableBreakUp"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3202,32 +3118,30 @@ pub struct MspEntitlement {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MspEntitlement {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("deviceType", &v.device_type);
+        w.optional("deviceSubType", &v.device_sub_type);
+        w.optional("sku", &v.sku);
+        w.optional("quantity", &v.quantity);
+        w.optional("effectiveDate", &v.effective_date);
+        w.optional("expirationDate", &v.expiration_date);
+        w.optional("lastNotificationDate", &v.last_notification_date);
+        w.optional("alm", &v.alm);
+        w.optional("almActivationId", &v.alm_activation_id);
+        w.optional("almSoEntQuantity", &v.alm_so_ent_quantity);
+        w.optional("isR1Sku", &v.is_r1_sku);
+        w.optional("status", &v.status);
+        w.optional("r1Sku", &v.r1_sku);
+        w.optional("isTrial", &v.is_trial);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MspEntitlement {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MspEntitlement,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("deviceType", &v.device_type);
-            w.optional("deviceSubType", &v.device_sub_type);
-            w.optional("sku", &v.sku);
-            w.optional("quantity", &v.quantity);
-            w.optional("effectiveDate", &v.effective_date);
-            w.optional("expirationDate", &v.expiration_date);
-            w.optional("lastNotificationDate", &v.last_notification_date);
-            w.optional("alm", &v.alm);
-            w.optional("almActivationId", &v.alm_activation_id);
-            w.optional("almSoEntQuantity", &v.alm_so_ent_quantity);
-            w.optional("isR1Sku", &v.is_r1_sku);
-            w.optional("status", &v.status);
-            w.optional("r1Sku", &v.r1_sku);
-            w.optional("isTrial", &v.is_trial);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspEntitlement {
@@ -3236,8 +3150,8 @@ impl<'de> serde::Deserialize<'de> for MspEntitlement {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<MspEntitlement, ruckus_one_runtime::internal::object::FieldError> {
-            let value = MspEntitlement {
+        ) -> Option<MspEntitlement> {
+            Some(MspEntitlement {
                 id: f.optional("id"),
                 device_type: f.optional("deviceType"),
                 device_sub_type: f.optional("deviceSubType"),
@@ -3254,9 +3168,7 @@ impl<'de> serde::Deserialize<'de> for MspEntitlement {
                 r1_sku: f.optional("r1Sku"),
                 is_trial: f.optional("isTrial"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3437,21 +3349,19 @@ pub struct ReplacementAcxRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ReplacementAcxRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("assignmentId", &v.assignment_id);
+        w.field("quantity", &v.quantity);
+        w.optional("startDate", &v.start_date);
+        w.optional("endDate", &v.end_date);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ReplacementAcxRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ReplacementAcxRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("assignmentId", &v.assignment_id);
-            w.field("quantity", &v.quantity);
-            w.optional("startDate", &v.start_date);
-            w.optional("endDate", &v.end_date);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ReplacementAcxRequest {
@@ -3460,19 +3370,20 @@ impl<'de> serde::Deserialize<'de> for ReplacementAcxRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ReplacementAcxRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ReplacementAcxRequest {
-                assignment_id: f.required("assignmentId")?,
-                quantity: f.required("quantity")?,
+        ) -> Option<ReplacementAcxRequest> {
+            let (Some(r0), Some(r1)) = (
+                f.required("assignmentId"),
+                f.required("quantity"),
+            ) else {
+                return None;
+            };
+            Some(ReplacementAcxRequest {
+                assignment_id: r0,
+                quantity: r1,
                 start_date: f.optional("startDate"),
                 end_date: f.optional("endDate"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3517,18 +3428,16 @@ pub struct RevocationAcxRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for RevocationAcxRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("assignmentId", &v.assignment_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for RevocationAcxRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RevocationAcxRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("assignmentId", &v.assignment_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for RevocationAcxRequest {
@@ -3537,15 +3446,14 @@ impl<'de> serde::Deserialize<'de> for RevocationAcxRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            RevocationAcxRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = RevocationAcxRequest {
-                assignment_id: f.required("assignmentId")?,
-                additional_fields: f.rest(),
+        ) -> Option<RevocationAcxRequest> {
+            let Some(r0) = f.required("assignmentId") else {
+                return None;
             };
-            Ok(value)
+            Some(RevocationAcxRequest {
+                assignment_id: r0,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3580,21 +3488,19 @@ pub struct ValidationErrors {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ValidationErrors {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("object", &v.object);
+        w.optional("objectName", &v.object_name);
+        w.optional("value", &v.value);
+        w.optional("expected", &v.expected);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ValidationErrors {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ValidationErrors,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("object", &v.object);
-            w.optional("objectName", &v.object_name);
-            w.optional("value", &v.value);
-            w.optional("expected", &v.expected);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ValidationErrors {
@@ -3603,16 +3509,14 @@ impl<'de> serde::Deserialize<'de> for ValidationErrors {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ValidationErrors, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ValidationErrors {
+        ) -> Option<ValidationErrors> {
+            Some(ValidationErrors {
                 object: f.optional("object"),
                 object_name: f.optional("objectName"),
                 value: f.optional("value"),
                 expected: f.optional("expected"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

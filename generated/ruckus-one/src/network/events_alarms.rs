@@ -29,23 +29,24 @@ pub struct AlarmData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AlarmData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("error", &v.error);
+        w.optional_list("errors", &v.errors);
+        w.optional_list("data", &v.data);
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.optional("status", &v.status);
+        w.optional_list("mspEcAlarmCountList", &v.msp_ec_alarm_count_list);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AlarmData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AlarmData, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("requestId", &v.request_id);
-            w.optional("error", &v.error);
-            w.optional_list("errors", &v.errors);
-            w.optional_list("data", &v.data);
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.optional("status", &v.status);
-            w.optional_list("mspEcAlarmCountList", &v.msp_ec_alarm_count_list);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AlarmData {
@@ -54,8 +55,8 @@ impl<'de> serde::Deserialize<'de> for AlarmData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AlarmData, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AlarmData {
+        ) -> Option<AlarmData> {
+            Some(AlarmData {
                 request_id: f.optional("requestId"),
                 error: f.optional("error"),
                 errors: f.optional_list("errors"),
@@ -66,9 +67,7 @@ impl<'de> serde::Deserialize<'de> for AlarmData {
                 status: f.optional("status"),
                 msp_ec_alarm_count_list: f.optional_list("mspEcAlarmCountList"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -174,23 +173,24 @@ pub struct EventData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EventData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("error", &v.error);
+        w.optional_list("errors", &v.errors);
+        w.optional_list("data", &v.data);
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.optional("message", &v.message);
+        w.optional("page", &v.page);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EventData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EventData, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("requestId", &v.request_id);
-            w.optional("error", &v.error);
-            w.optional_list("errors", &v.errors);
-            w.optional_list("data", &v.data);
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.optional("message", &v.message);
-            w.optional("page", &v.page);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EventData {
@@ -199,8 +199,8 @@ impl<'de> serde::Deserialize<'de> for EventData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<EventData, ruckus_one_runtime::internal::object::FieldError> {
-            let value = EventData {
+        ) -> Option<EventData> {
+            Some(EventData {
                 request_id: f.optional("requestId"),
                 error: f.optional("error"),
                 errors: f.optional_list("errors"),
@@ -211,9 +211,7 @@ impl<'de> serde::Deserialize<'de> for EventData {
                 message: f.optional("message"),
                 page: f.optional("page"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -313,19 +311,17 @@ pub struct EventMetasQuery {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EventMetasQuery {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("filters", &v.filters);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EventMetasQuery {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EventMetasQuery,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("filters", &v.filters);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EventMetasQuery {
@@ -334,14 +330,12 @@ impl<'de> serde::Deserialize<'de> for EventMetasQuery {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<EventMetasQuery, ruckus_one_runtime::internal::object::FieldError> {
-            let value = EventMetasQuery {
+        ) -> Option<EventMetasQuery> {
+            Some(EventMetasQuery {
                 fields: f.optional_list("fields"),
                 filters: f.optional("filters"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -397,31 +391,29 @@ pub struct EventsDynamicQueryPayload {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EventsDynamicQueryPayload {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("tenantId", &v.tenant_id);
+        w.optional("support", &v.support);
+        w.optional("sortField", &v.sort_field);
+        w.optional("sortOrder", &v.sort_order);
+        w.optional_list("fields", &v.fields);
+        w.optional_list("searchTargetFields", &v.search_target_fields);
+        w.optional("searchString", &v.search_string);
+        w.optional("filters", &v.filters);
+        w.optional("clientTimeZone", &v.client_time_zone);
+        w.optional("clientDateFormat", &v.client_date_format);
+        w.optional("detailLevel", &v.detail_level);
+        w.optional("isSupport", &v.is_support);
+        w.optional("eventsPeriodForExport", &v.events_period_for_export);
+        w.optional("termField", &v.term_field);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EventsDynamicQueryPayload {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EventsDynamicQueryPayload,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("support", &v.support);
-            w.optional("sortField", &v.sort_field);
-            w.optional("sortOrder", &v.sort_order);
-            w.optional_list("fields", &v.fields);
-            w.optional_list("searchTargetFields", &v.search_target_fields);
-            w.optional("searchString", &v.search_string);
-            w.optional("filters", &v.filters);
-            w.optional("clientTimeZone", &v.client_time_zone);
-            w.optional("clientDateFormat", &v.client_date_format);
-            w.optional("detailLevel", &v.detail_level);
-            w.optional("isSupport", &v.is_support);
-            w.optional("eventsPeriodForExport", &v.events_period_for_export);
-            w.optional("termField", &v.term_field);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EventsDynamicQueryPayload {
@@ -430,11 +422,8 @@ impl<'de> serde::Deserialize<'de> for EventsDynamicQueryPayload {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EventsDynamicQueryPayload,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EventsDynamicQueryPayload {
+        ) -> Option<EventsDynamicQueryPayload> {
+            Some(EventsDynamicQueryPayload {
                 tenant_id: f.optional("tenantId"),
                 support: f.optional("support"),
                 sort_field: f.optional("sortField"),
@@ -450,9 +439,7 @@ impl<'de> serde::Deserialize<'de> for EventsDynamicQueryPayload {
                 events_period_for_export: f.optional("eventsPeriodForExport"),
                 term_field: f.optional("termField"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -579,21 +566,19 @@ pub struct EventsError {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EventsError {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("code", &v.code);
+        w.optional("message", &v.message);
+        w.optional("reason", &v.reason);
+        w.optional("suggestion", &v.suggestion);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EventsError {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EventsError,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("code", &v.code);
-            w.optional("message", &v.message);
-            w.optional("reason", &v.reason);
-            w.optional("suggestion", &v.suggestion);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EventsError {
@@ -602,16 +587,14 @@ impl<'de> serde::Deserialize<'de> for EventsError {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<EventsError, ruckus_one_runtime::internal::object::FieldError> {
-            let value = EventsError {
+        ) -> Option<EventsError> {
+            Some(EventsError {
                 code: f.optional("code"),
                 message: f.optional("message"),
                 reason: f.optional("reason"),
                 suggestion: f.optional("suggestion"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -667,16 +650,17 @@ pub struct LastLogin {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LastLogin {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("email", &v.email);
+        w.optional("lastLoginDate", &v.last_login_date);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LastLogin {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LastLogin, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("email", &v.email);
-            w.optional("lastLoginDate", &v.last_login_date);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LastLogin {
@@ -685,14 +669,12 @@ impl<'de> serde::Deserialize<'de> for LastLogin {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<LastLogin, ruckus_one_runtime::internal::object::FieldError> {
-            let value = LastLogin {
+        ) -> Option<LastLogin> {
+            Some(LastLogin {
                 email: f.optional("email"),
                 last_login_date: f.optional("lastLoginDate"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -740,22 +722,20 @@ pub struct LastLoginResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LastLoginResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("error", &v.error);
+        w.optional_list("errors", &v.errors);
+        w.optional("count", &v.count);
+        w.optional_list("lastLoginList", &v.last_login_list);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LastLoginResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LastLoginResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("error", &v.error);
-            w.optional_list("errors", &v.errors);
-            w.optional("count", &v.count);
-            w.optional_list("lastLoginList", &v.last_login_list);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LastLoginResponse {
@@ -764,20 +744,15 @@ impl<'de> serde::Deserialize<'de> for LastLoginResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            LastLoginResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = LastLoginResponse {
+        ) -> Option<LastLoginResponse> {
+            Some(LastLoginResponse {
                 request_id: f.optional("requestId"),
                 error: f.optional("error"),
                 errors: f.optional_list("errors"),
                 count: f.optional("count"),
                 last_login_list: f.optional_list("lastLoginList"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -839,19 +814,17 @@ pub struct MspEcAlarmCount {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MspEcAlarmCount {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("tenantId", &v.tenant_id);
+        w.optional("alarmCount", &v.alarm_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MspEcAlarmCount {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MspEcAlarmCount,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("alarmCount", &v.alarm_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspEcAlarmCount {
@@ -860,14 +833,12 @@ impl<'de> serde::Deserialize<'de> for MspEcAlarmCount {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<MspEcAlarmCount, ruckus_one_runtime::internal::object::FieldError> {
-            let value = MspEcAlarmCount {
+        ) -> Option<MspEcAlarmCount> {
+            Some(MspEcAlarmCount {
                 tenant_id: f.optional("tenantId"),
                 alarm_count: f.optional("alarmCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

@@ -25,21 +25,19 @@ pub struct ClientApInformation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ClientApInformation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("bssid", &v.bssid);
+        w.optional("macAddress", &v.mac_address);
+        w.optional("name", &v.name);
+        w.optional("serialNumber", &v.serial_number);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ClientApInformation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ClientApInformation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("bssid", &v.bssid);
-            w.optional("macAddress", &v.mac_address);
-            w.optional("name", &v.name);
-            w.optional("serialNumber", &v.serial_number);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientApInformation {
@@ -48,19 +46,14 @@ impl<'de> serde::Deserialize<'de> for ClientApInformation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ClientApInformation,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ClientApInformation {
+        ) -> Option<ClientApInformation> {
+            Some(ClientApInformation {
                 bssid: f.optional("bssid"),
                 mac_address: f.optional("macAddress"),
                 name: f.optional("name"),
                 serial_number: f.optional("serialNumber"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -124,22 +117,20 @@ pub struct ClientNetworkInformation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ClientNetworkInformation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("encryptionMethod", &v.encryption_method);
+        w.optional("id", &v.id);
+        w.optional("ssid", &v.ssid);
+        w.optional("type", &v.type_);
+        w.optional("vlan", &v.vlan);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ClientNetworkInformation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ClientNetworkInformation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("encryptionMethod", &v.encryption_method);
-            w.optional("id", &v.id);
-            w.optional("ssid", &v.ssid);
-            w.optional("type", &v.type_);
-            w.optional("vlan", &v.vlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientNetworkInformation {
@@ -148,20 +139,15 @@ impl<'de> serde::Deserialize<'de> for ClientNetworkInformation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ClientNetworkInformation,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ClientNetworkInformation {
+        ) -> Option<ClientNetworkInformation> {
+            Some(ClientNetworkInformation {
                 encryption_method: f.optional("encryptionMethod"),
                 id: f.optional("id"),
                 ssid: f.optional("ssid"),
                 type_: f.optional("type"),
                 vlan: f.optional("vlan"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -227,20 +213,18 @@ pub struct ClientSignalStatus {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ClientSignalStatus {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("health", &v.health);
+        w.optional("rssi", &v.rssi);
+        w.optional("snr", &v.snr);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ClientSignalStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ClientSignalStatus,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("health", &v.health);
-            w.optional("rssi", &v.rssi);
-            w.optional("snr", &v.snr);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientSignalStatus {
@@ -249,18 +233,13 @@ impl<'de> serde::Deserialize<'de> for ClientSignalStatus {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ClientSignalStatus,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ClientSignalStatus {
+        ) -> Option<ClientSignalStatus> {
+            Some(ClientSignalStatus {
                 health: f.optional("health"),
                 rssi: f.optional("rssi"),
                 snr: f.optional("snr"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -320,23 +299,21 @@ pub struct ClientTrafficStatus {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ClientTrafficStatus {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("framesDropped", &v.frames_dropped);
+        w.optional("packetsFromClient", &v.packets_from_client);
+        w.optional("packetsToClient", &v.packets_to_client);
+        w.optional("totalTraffic", &v.total_traffic);
+        w.optional("trafficFromClient", &v.traffic_from_client);
+        w.optional("trafficToClient", &v.traffic_to_client);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ClientTrafficStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ClientTrafficStatus,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("framesDropped", &v.frames_dropped);
-            w.optional("packetsFromClient", &v.packets_from_client);
-            w.optional("packetsToClient", &v.packets_to_client);
-            w.optional("totalTraffic", &v.total_traffic);
-            w.optional("trafficFromClient", &v.traffic_from_client);
-            w.optional("trafficToClient", &v.traffic_to_client);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientTrafficStatus {
@@ -345,11 +322,8 @@ impl<'de> serde::Deserialize<'de> for ClientTrafficStatus {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ClientTrafficStatus,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ClientTrafficStatus {
+        ) -> Option<ClientTrafficStatus> {
+            Some(ClientTrafficStatus {
                 frames_dropped: f.optional("framesDropped"),
                 packets_from_client: f.optional("packetsFromClient"),
                 packets_to_client: f.optional("packetsToClient"),
@@ -357,9 +331,7 @@ impl<'de> serde::Deserialize<'de> for ClientTrafficStatus {
                 traffic_from_client: f.optional("trafficFromClient"),
                 traffic_to_client: f.optional("trafficToClient"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -480,53 +452,54 @@ pub struct ClientV1 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ClientV1 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("clientMac", &v.client_mac);
+        w.optional("connectSince", &v.connect_since);
+        w.optional("serialNumber", &v.serial_number);
+        w.optional("ipAddress", &v.ip_address);
+        w.optional("txBytes", &v.tx_bytes);
+        w.optional("apMac", &v.ap_mac);
+        w.optional("apName", &v.ap_name);
+        w.optional("osType", &v.os_type);
+        w.optional("venueId", &v.venue_id);
+        w.optional("venueName", &v.venue_name);
+        w.optional("networkId", &v.network_id);
+        w.optional("username", &v.username);
+        w.optional("hostname", &v.hostname);
+        w.optional("ssid", &v.ssid);
+        w.optional("vlan", &v.vlan);
+        w.optional("vni", &v.vni);
+        w.optional("band", &v.band);
+        w.optional("bssid", &v.bssid);
+        w.optional("rxBytes", &v.rx_bytes);
+        w.optional("rxPackets", &v.rx_packets);
+        w.optional("txPackets", &v.tx_packets);
+        w.optional("snr_dB", &v.snr_db);
+        w.optional("receiveSignalStrength_dBm", &v.receive_signal_strength_dbm);
+        w.optional("noiseFloor_dBm", &v.noise_floor_dbm);
+        w.optional("radioChannel", &v.radio_channel);
+        w.optional("txDropDataPacket", &v.tx_drop_data_packet);
+        w.optional("switchName", &v.switch_name);
+        w.optional("switchMac", &v.switch_mac);
+        w.optional("switchSerialNumber", &v.switch_serial_number);
+        w.optional("healthCheckStatus", &v.health_check_status);
+        w.optional("apInformation", &v.ap_information);
+        w.optional("authenticationStatus", &v.authentication_status);
+        w.optional("connectedTime", &v.connected_time);
+        w.optional("macAddress", &v.mac_address);
+        w.optional("networkInformation", &v.network_information);
+        w.optional("radioStatus", &v.radio_status);
+        w.optional("signalStatus", &v.signal_status);
+        w.optional("trafficStatus", &v.traffic_status);
+        w.optional("venueInformation", &v.venue_information);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ClientV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ClientV1, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("clientMac", &v.client_mac);
-            w.optional("connectSince", &v.connect_since);
-            w.optional("serialNumber", &v.serial_number);
-            w.optional("ipAddress", &v.ip_address);
-            w.optional("txBytes", &v.tx_bytes);
-            w.optional("apMac", &v.ap_mac);
-            w.optional("apName", &v.ap_name);
-            w.optional("osType", &v.os_type);
-            w.optional("venueId", &v.venue_id);
-            w.optional("venueName", &v.venue_name);
-            w.optional("networkId", &v.network_id);
-            w.optional("username", &v.username);
-            w.optional("hostname", &v.hostname);
-            w.optional("ssid", &v.ssid);
-            w.optional("vlan", &v.vlan);
-            w.optional("vni", &v.vni);
-            w.optional("band", &v.band);
-            w.optional("bssid", &v.bssid);
-            w.optional("rxBytes", &v.rx_bytes);
-            w.optional("rxPackets", &v.rx_packets);
-            w.optional("txPackets", &v.tx_packets);
-            w.optional("snr_dB", &v.snr_db);
-            w.optional("receiveSignalStrength_dBm", &v.receive_signal_strength_dbm);
-            w.optional("noiseFloor_dBm", &v.noise_floor_dbm);
-            w.optional("radioChannel", &v.radio_channel);
-            w.optional("txDropDataPacket", &v.tx_drop_data_packet);
-            w.optional("switchName", &v.switch_name);
-            w.optional("switchMac", &v.switch_mac);
-            w.optional("switchSerialNumber", &v.switch_serial_number);
-            w.optional("healthCheckStatus", &v.health_check_status);
-            w.optional("apInformation", &v.ap_information);
-            w.optional("authenticationStatus", &v.authentication_status);
-            w.optional("connectedTime", &v.connected_time);
-            w.optional("macAddress", &v.mac_address);
-            w.optional("networkInformation", &v.network_information);
-            w.optional("radioStatus", &v.radio_status);
-            w.optional("signalStatus", &v.signal_status);
-            w.optional("trafficStatus", &v.traffic_status);
-            w.optional("venueInformation", &v.venue_information);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientV1 {
@@ -535,8 +508,8 @@ impl<'de> serde::Deserialize<'de> for ClientV1 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ClientV1, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ClientV1 {
+        ) -> Option<ClientV1> {
+            Some(ClientV1 {
                 client_mac: f.optional("clientMac"),
                 connect_since: f.optional("connectSince"),
                 serial_number: f.optional("serialNumber"),
@@ -577,9 +550,7 @@ impl<'de> serde::Deserialize<'de> for ClientV1 {
                 traffic_status: f.optional("trafficStatus"),
                 venue_information: f.optional("venueInformation"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -993,44 +964,45 @@ pub struct Guest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Guest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.optional("id", &v.id);
+        w.optional("creationDate", &v.creation_date);
+        w.optional("expiryDate", &v.expiry_date);
+        w.optional("mobilePhoneNumber", &v.mobile_phone_number);
+        w.optional("emailAddress", &v.email_address);
+        w.optional("guestType", &v.guest_type);
+        w.optional("ssid", &v.ssid);
+        w.optional("networkId", &v.network_id);
+        w.optional("passDurationHours", &v.pass_duration_hours);
+        w.optional("guestStatus", &v.guest_status);
+        w.optional("notes", &v.notes);
+        w.optional("maxNumberOfClients", &v.max_number_of_clients);
+        w.optional("socialLogin", &v.social_login);
+        w.optional_list("devicesMac", &v.devices_mac);
+        w.optional_list("clients", &v.clients);
+        w.optional("apInformation", &v.ap_information);
+        w.optional("authenticationStatus", &v.authentication_status);
+        w.optional("connectedTime", &v.connected_time);
+        w.optional("hostname", &v.hostname);
+        w.optional("ipAddress", &v.ip_address);
+        w.optional("macAddress", &v.mac_address);
+        w.optional("networkInformation", &v.network_information);
+        w.optional("osType", &v.os_type);
+        w.optional("radioStatus", &v.radio_status);
+        w.optional("signalStatus", &v.signal_status);
+        w.optional("trafficStatus", &v.traffic_status);
+        w.optional("username", &v.username);
+        w.optional("venueInformation", &v.venue_information);
+        w.optional("wifiNetworkId", &v.wifi_network_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Guest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Guest, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("name", &v.name);
-            w.optional("id", &v.id);
-            w.optional("creationDate", &v.creation_date);
-            w.optional("expiryDate", &v.expiry_date);
-            w.optional("mobilePhoneNumber", &v.mobile_phone_number);
-            w.optional("emailAddress", &v.email_address);
-            w.optional("guestType", &v.guest_type);
-            w.optional("ssid", &v.ssid);
-            w.optional("networkId", &v.network_id);
-            w.optional("passDurationHours", &v.pass_duration_hours);
-            w.optional("guestStatus", &v.guest_status);
-            w.optional("notes", &v.notes);
-            w.optional("maxNumberOfClients", &v.max_number_of_clients);
-            w.optional("socialLogin", &v.social_login);
-            w.optional_list("devicesMac", &v.devices_mac);
-            w.optional_list("clients", &v.clients);
-            w.optional("apInformation", &v.ap_information);
-            w.optional("authenticationStatus", &v.authentication_status);
-            w.optional("connectedTime", &v.connected_time);
-            w.optional("hostname", &v.hostname);
-            w.optional("ipAddress", &v.ip_address);
-            w.optional("macAddress", &v.mac_address);
-            w.optional("networkInformation", &v.network_information);
-            w.optional("osType", &v.os_type);
-            w.optional("radioStatus", &v.radio_status);
-            w.optional("signalStatus", &v.signal_status);
-            w.optional("trafficStatus", &v.traffic_status);
-            w.optional("username", &v.username);
-            w.optional("venueInformation", &v.venue_information);
-            w.optional("wifiNetworkId", &v.wifi_network_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Guest {
@@ -1039,8 +1011,8 @@ impl<'de> serde::Deserialize<'de> for Guest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Guest, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Guest {
+        ) -> Option<Guest> {
+            Some(Guest {
                 name: f.optional("name"),
                 id: f.optional("id"),
                 creation_date: f.optional("creationDate"),
@@ -1072,9 +1044,7 @@ impl<'de> serde::Deserialize<'de> for Guest {
                 venue_information: f.optional("venueInformation"),
                 wifi_network_id: f.optional("wifiNetworkId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1453,33 +1423,34 @@ pub struct GuestUser {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for GuestUser {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("guestUserType", &v.guest_user_type);
+        w.optional("id", &v.id);
+        w.optional("createdDate", &v.created_date);
+        w.optional("lastModified", &v.last_modified);
+        w.optional("name", &v.name);
+        w.optional("disabled", &v.disabled);
+        w.optional("notes", &v.notes);
+        w.optional("email", &v.email);
+        w.optional("mobilePhoneNumber", &v.mobile_phone_number);
+        w.optional("maxDevices", &v.max_devices);
+        w.optional_list("macAddresses", &v.mac_addresses);
+        w.optional("ssid", &v.ssid);
+        w.optional_list("deliveryMethods", &v.delivery_methods);
+        w.optional("expiration", &v.expiration);
+        w.optional("password", &v.password);
+        w.optional("expirationDate", &v.expiration_date);
+        w.optional("networkId", &v.network_id);
+        w.optional("locale", &v.locale);
+        w.optional("wifiNetworkId", &v.wifi_network_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for GuestUser {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestUser, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("guestUserType", &v.guest_user_type);
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("lastModified", &v.last_modified);
-            w.optional("name", &v.name);
-            w.optional("disabled", &v.disabled);
-            w.optional("notes", &v.notes);
-            w.optional("email", &v.email);
-            w.optional("mobilePhoneNumber", &v.mobile_phone_number);
-            w.optional("maxDevices", &v.max_devices);
-            w.optional_list("macAddresses", &v.mac_addresses);
-            w.optional("ssid", &v.ssid);
-            w.optional_list("deliveryMethods", &v.delivery_methods);
-            w.optional("expiration", &v.expiration);
-            w.optional("password", &v.password);
-            w.optional("expirationDate", &v.expiration_date);
-            w.optional("networkId", &v.network_id);
-            w.optional("locale", &v.locale);
-            w.optional("wifiNetworkId", &v.wifi_network_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for GuestUser {
@@ -1488,8 +1459,8 @@ impl<'de> serde::Deserialize<'de> for GuestUser {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<GuestUser, ruckus_one_runtime::internal::object::FieldError> {
-            let value = GuestUser {
+        ) -> Option<GuestUser> {
+            Some(GuestUser {
                 guest_user_type: f.optional("guestUserType"),
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -1510,9 +1481,7 @@ impl<'de> serde::Deserialize<'de> for GuestUser {
                 locale: f.optional("locale"),
                 wifi_network_id: f.optional("wifiNetworkId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1665,19 +1634,17 @@ pub struct GuestUserAction {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for GuestUserAction {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("action", &v.action);
+        w.optional("password", &v.password);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for GuestUserAction {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &GuestUserAction,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("action", &v.action);
-            w.optional("password", &v.password);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for GuestUserAction {
@@ -1686,14 +1653,15 @@ impl<'de> serde::Deserialize<'de> for GuestUserAction {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<GuestUserAction, ruckus_one_runtime::internal::object::FieldError> {
-            let value = GuestUserAction {
-                action: f.required("action")?,
+        ) -> Option<GuestUserAction> {
+            let Some(r0) = f.required("action") else {
+                return None;
+            };
+            Some(GuestUserAction {
+                action: r0,
                 password: f.optional("password"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1851,20 +1819,18 @@ pub struct GuestUserExpiration {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for GuestUserExpiration {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("activationType", &v.activation_type);
+        w.optional("duration", &v.duration);
+        w.optional("unit", &v.unit);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for GuestUserExpiration {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &GuestUserExpiration,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("activationType", &v.activation_type);
-            w.optional("duration", &v.duration);
-            w.optional("unit", &v.unit);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for GuestUserExpiration {
@@ -1873,18 +1839,16 @@ impl<'de> serde::Deserialize<'de> for GuestUserExpiration {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            GuestUserExpiration,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = GuestUserExpiration {
-                activation_type: f.required("activationType")?,
+        ) -> Option<GuestUserExpiration> {
+            let Some(r0) = f.required("activationType") else {
+                return None;
+            };
+            Some(GuestUserExpiration {
+                activation_type: r0,
                 duration: f.optional("duration"),
                 unit: f.optional("unit"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2128,19 +2092,17 @@ pub struct GuestUserImport {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for GuestUserImport {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("downloadUrl", &v.download_url);
+        w.optional_list("data", &v.data);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for GuestUserImport {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &GuestUserImport,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("downloadUrl", &v.download_url);
-            w.optional_list("data", &v.data);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for GuestUserImport {
@@ -2149,14 +2111,12 @@ impl<'de> serde::Deserialize<'de> for GuestUserImport {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<GuestUserImport, ruckus_one_runtime::internal::object::FieldError> {
-            let value = GuestUserImport {
+        ) -> Option<GuestUserImport> {
+            Some(GuestUserImport {
                 download_url: f.optional("downloadUrl"),
                 data: f.optional_list("data"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2212,30 +2172,28 @@ pub struct GuestUserQueryData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for GuestUserQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.optional("id", &v.id);
+        w.optional("creationDate", &v.creation_date);
+        w.optional("expiryDate", &v.expiry_date);
+        w.optional("mobilePhoneNumber", &v.mobile_phone_number);
+        w.optional("emailAddress", &v.email_address);
+        w.optional("guestType", &v.guest_type);
+        w.optional("wifiNetworkId", &v.wifi_network_id);
+        w.optional("guestStatus", &v.guest_status);
+        w.optional("notes", &v.notes);
+        w.optional("maxNumberOfClients", &v.max_number_of_clients);
+        w.optional("socialLogin", &v.social_login);
+        w.optional_list("devicesMac", &v.devices_mac);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for GuestUserQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &GuestUserQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("name", &v.name);
-            w.optional("id", &v.id);
-            w.optional("creationDate", &v.creation_date);
-            w.optional("expiryDate", &v.expiry_date);
-            w.optional("mobilePhoneNumber", &v.mobile_phone_number);
-            w.optional("emailAddress", &v.email_address);
-            w.optional("guestType", &v.guest_type);
-            w.optional("wifiNetworkId", &v.wifi_network_id);
-            w.optional("guestStatus", &v.guest_status);
-            w.optional("notes", &v.notes);
-            w.optional("maxNumberOfClients", &v.max_number_of_clients);
-            w.optional("socialLogin", &v.social_login);
-            w.optional_list("devicesMac", &v.devices_mac);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for GuestUserQueryData {
@@ -2244,11 +2202,8 @@ impl<'de> serde::Deserialize<'de> for GuestUserQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            GuestUserQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = GuestUserQueryData {
+        ) -> Option<GuestUserQueryData> {
+            Some(GuestUserQueryData {
                 name: f.optional("name"),
                 id: f.optional("id"),
                 creation_date: f.optional("creationDate"),
@@ -2263,9 +2218,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserQueryData {
                 social_login: f.optional("socialLogin"),
                 devices_mac: f.optional_list("devicesMac"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2433,21 +2386,19 @@ pub struct GuestUserUpdate {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for GuestUserUpdate {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("disabled", &v.disabled);
+        w.optional("action", &v.action);
+        w.optional("password", &v.password);
+        w.optional_list("deliveryMethods", &v.delivery_methods);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for GuestUserUpdate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &GuestUserUpdate,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("disabled", &v.disabled);
-            w.optional("action", &v.action);
-            w.optional("password", &v.password);
-            w.optional_list("deliveryMethods", &v.delivery_methods);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for GuestUserUpdate {
@@ -2456,16 +2407,14 @@ impl<'de> serde::Deserialize<'de> for GuestUserUpdate {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<GuestUserUpdate, ruckus_one_runtime::internal::object::FieldError> {
-            let value = GuestUserUpdate {
+        ) -> Option<GuestUserUpdate> {
+            Some(GuestUserUpdate {
                 disabled: f.optional("disabled"),
                 action: f.optional("action"),
                 password: f.optional("password"),
                 delivery_methods: f.optional_list("deliveryMethods"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2602,35 +2551,33 @@ pub struct GuestUserWithoutId {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for GuestUserWithoutId {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("createdDate", &v.created_date);
+        w.optional("lastModified", &v.last_modified);
+        w.field("name", &v.name);
+        w.optional("disabled", &v.disabled);
+        w.optional("notes", &v.notes);
+        w.optional("email", &v.email);
+        w.field("mobilePhoneNumber", &v.mobile_phone_number);
+        w.optional("maxDevices", &v.max_devices);
+        w.optional_list("macAddresses", &v.mac_addresses);
+        w.optional("ssid", &v.ssid);
+        w.list("deliveryMethods", &v.delivery_methods);
+        w.optional("guestUserType", &v.guest_user_type);
+        w.field("expiration", &v.expiration);
+        w.optional("password", &v.password);
+        w.optional("expirationDate", &v.expiration_date);
+        w.optional("id", &v.id);
+        w.optional("locale", &v.locale);
+        w.optional("networkId", &v.network_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for GuestUserWithoutId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &GuestUserWithoutId,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("createdDate", &v.created_date);
-            w.optional("lastModified", &v.last_modified);
-            w.field("name", &v.name);
-            w.optional("disabled", &v.disabled);
-            w.optional("notes", &v.notes);
-            w.optional("email", &v.email);
-            w.field("mobilePhoneNumber", &v.mobile_phone_number);
-            w.optional("maxDevices", &v.max_devices);
-            w.optional_list("macAddresses", &v.mac_addresses);
-            w.optional("ssid", &v.ssid);
-            w.list("deliveryMethods", &v.delivery_methods);
-            w.optional("guestUserType", &v.guest_user_type);
-            w.field("expiration", &v.expiration);
-            w.optional("password", &v.password);
-            w.optional("expirationDate", &v.expiration_date);
-            w.optional("id", &v.id);
-            w.optional("locale", &v.locale);
-            w.optional("networkId", &v.network_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for GuestUserWithoutId {
@@ -2639,33 +2586,36 @@ impl<'de> serde::Deserialize<'de> for GuestUserWithoutId {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            GuestUserWithoutId,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = GuestUserWithoutId {
+        ) -> Option<GuestUserWithoutId> {
+            let (Some(r0), Some(r1), Some(r2), Some(r3)) = (
+                f.required("name"),
+                f.required("mobilePhoneNumber"),
+                f.required_list("deliveryMethods"),
+                f.required("expiration"),
+            ) else {
+                return None;
+            };
+            Some(GuestUserWithoutId {
                 created_date: f.optional("createdDate"),
                 last_modified: f.optional("lastModified"),
-                name: f.required("name")?,
+                name: r0,
                 disabled: f.optional("disabled"),
                 notes: f.optional("notes"),
                 email: f.optional("email"),
-                mobile_phone_number: f.required("mobilePhoneNumber")?,
+                mobile_phone_number: r1,
                 max_devices: f.optional("maxDevices"),
                 mac_addresses: f.optional_list("macAddresses"),
                 ssid: f.optional("ssid"),
-                delivery_methods: f.required_list("deliveryMethods")?,
+                delivery_methods: r2,
                 guest_user_type: f.optional("guestUserType"),
-                expiration: f.required("expiration")?,
+                expiration: r3,
                 password: f.optional("password"),
                 expiration_date: f.optional("expirationDate"),
                 id: f.optional("id"),
                 locale: f.optional("locale"),
                 network_id: f.optional("networkId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2844,19 +2794,17 @@ pub struct OperationResponseGuestUser {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for OperationResponseGuestUser {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for OperationResponseGuestUser {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OperationResponseGuestUser,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for OperationResponseGuestUser {
@@ -2865,17 +2813,12 @@ impl<'de> serde::Deserialize<'de> for OperationResponseGuestUser {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            OperationResponseGuestUser,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = OperationResponseGuestUser {
+        ) -> Option<OperationResponseGuestUser> {
+            Some(OperationResponseGuestUser {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2919,19 +2862,18 @@ pub struct OperationResponseGuestUserWithoutId {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for OperationResponseGuestUserWithoutId {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for OperationResponseGuestUserWithoutId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OperationResponseGuestUserWithoutId,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for OperationResponseGuestUserWithoutId {
@@ -2940,17 +2882,12 @@ impl<'de> serde::Deserialize<'de> for OperationResponseGuestUserWithoutId {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            OperationResponseGuestUserWithoutId,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = OperationResponseGuestUserWithoutId {
+        ) -> Option<OperationResponseGuestUserWithoutId> {
+            Some(OperationResponseGuestUserWithoutId {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2994,19 +2931,18 @@ pub struct OperationResponseListGuestUserImportResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for OperationResponseListGuestUserImportResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional_list("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for OperationResponseListGuestUserImportResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OperationResponseListGuestUserImportResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional_list("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for OperationResponseListGuestUserImportResponse {
@@ -3015,17 +2951,12 @@ impl<'de> serde::Deserialize<'de> for OperationResponseListGuestUserImportRespon
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            OperationResponseListGuestUserImportResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = OperationResponseListGuestUserImportResponse {
+        ) -> Option<OperationResponseListGuestUserImportResponse> {
+            Some(OperationResponseListGuestUserImportResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional_list("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3075,24 +3006,22 @@ pub struct QueryResponseGuest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for QueryResponseGuest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryResponseGuest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseGuest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseGuest {
@@ -3101,11 +3030,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGuest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseGuest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseGuest {
+        ) -> Option<QueryResponseGuest> {
+            Some(QueryResponseGuest {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -3114,9 +3040,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGuest {
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3199,24 +3123,23 @@ pub struct QueryResponseGuestUserQueryData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponseGuestUserQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryResponseGuestUserQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseGuestUserQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseGuestUserQueryData {
@@ -3225,11 +3148,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGuestUserQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseGuestUserQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseGuestUserQueryData {
+        ) -> Option<QueryResponseGuestUserQueryData> {
+            Some(QueryResponseGuestUserQueryData {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -3238,9 +3158,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGuestUserQueryData {
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

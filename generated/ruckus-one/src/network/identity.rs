@@ -18,18 +18,16 @@ pub struct BooleanEvaluation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for BooleanEvaluation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("booleanValue", &v.boolean_value);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for BooleanEvaluation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &BooleanEvaluation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("booleanValue", &v.boolean_value);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for BooleanEvaluation {
@@ -38,15 +36,14 @@ impl<'de> serde::Deserialize<'de> for BooleanEvaluation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            BooleanEvaluation,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = BooleanEvaluation {
-                boolean_value: f.required("booleanValue")?,
-                additional_fields: f.rest(),
+        ) -> Option<BooleanEvaluation> {
+            let Some(r0) = f.required("booleanValue") else {
+                return None;
             };
-            Ok(value)
+            Some(BooleanEvaluation {
+                boolean_value: r0,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -79,18 +76,16 @@ pub struct DateTimeEvaluation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DateTimeEvaluation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("evaluationDateTime", &v.evaluation_date_time);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DateTimeEvaluation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DateTimeEvaluation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("evaluationDateTime", &v.evaluation_date_time);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DateTimeEvaluation {
@@ -99,15 +94,14 @@ impl<'de> serde::Deserialize<'de> for DateTimeEvaluation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DateTimeEvaluation,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DateTimeEvaluation {
-                evaluation_date_time: f.required("evaluationDateTime")?,
-                additional_fields: f.rest(),
+        ) -> Option<DateTimeEvaluation> {
+            let Some(r0) = f.required("evaluationDateTime") else {
+                return None;
             };
-            Ok(value)
+            Some(DateTimeEvaluation {
+                evaluation_date_time: r0,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -151,24 +145,22 @@ pub struct EthernetPort {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EthernetPort {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("macAddress", &v.mac_address);
+        w.field("portIndex", &v.port_index);
+        w.field("name", &v.name);
+        w.optional("createdAt", &v.created_at);
+        w.optional("updatedAt", &v.updated_at);
+        w.optional("identityId", &v.identity_id);
+        w.optional("personaId", &v.persona_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EthernetPort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EthernetPort,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("macAddress", &v.mac_address);
-            w.field("portIndex", &v.port_index);
-            w.field("name", &v.name);
-            w.optional("createdAt", &v.created_at);
-            w.optional("updatedAt", &v.updated_at);
-            w.optional("identityId", &v.identity_id);
-            w.optional("personaId", &v.persona_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EthernetPort {
@@ -177,19 +169,24 @@ impl<'de> serde::Deserialize<'de> for EthernetPort {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<EthernetPort, ruckus_one_runtime::internal::object::FieldError> {
-            let value = EthernetPort {
-                mac_address: f.required("macAddress")?,
-                port_index: f.required("portIndex")?,
-                name: f.required("name")?,
+        ) -> Option<EthernetPort> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("macAddress"),
+                f.required("portIndex"),
+                f.required("name"),
+            ) else {
+                return None;
+            };
+            Some(EthernetPort {
+                mac_address: r0,
+                port_index: r1,
+                name: r2,
                 created_at: f.optional("createdAt"),
                 updated_at: f.optional("updatedAt"),
                 identity_id: f.optional("identityId"),
                 persona_id: f.optional("personaId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -248,19 +245,17 @@ pub struct EvaluationCriteria {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EvaluationCriteria {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("matchName", &v.match_name);
+        w.field("value", &v.value);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EvaluationCriteria {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EvaluationCriteria,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("matchName", &v.match_name);
-            w.field("value", &v.value);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EvaluationCriteria {
@@ -269,16 +264,16 @@ impl<'de> serde::Deserialize<'de> for EvaluationCriteria {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EvaluationCriteria,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EvaluationCriteria {
-                match_name: f.required("matchName")?,
-                value: f.required("value")?,
-                additional_fields: f.rest(),
+        ) -> Option<EvaluationCriteria> {
+            let (Some(r0), Some(r1)) = (f.required("matchName"), f.required("value"))
+            else {
+                return None;
             };
-            Ok(value)
+            Some(EvaluationCriteria {
+                match_name: r0,
+                value: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -446,26 +441,24 @@ pub struct EvaluationReport {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EvaluationReport {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.list("evaluationCriteria", &v.evaluation_criteria);
+        w.optional("wasMatched", &v.was_matched);
+        w.optional("policyName", &v.policy_name);
+        w.optional("policyId", &v.policy_id);
+        w.optional("policyType", &v.policy_type);
+        w.optional("onMatchResponse", &v.on_match_response);
+        w.optional("identityGroupId", &v.identity_group_id);
+        w.optional("policySetId", &v.policy_set_id);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EvaluationReport {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EvaluationReport,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.list("evaluationCriteria", &v.evaluation_criteria);
-            w.optional("wasMatched", &v.was_matched);
-            w.optional("policyName", &v.policy_name);
-            w.optional("policyId", &v.policy_id);
-            w.optional("policyType", &v.policy_type);
-            w.optional("onMatchResponse", &v.on_match_response);
-            w.optional("identityGroupId", &v.identity_group_id);
-            w.optional("policySetId", &v.policy_set_id);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EvaluationReport {
@@ -474,9 +467,12 @@ impl<'de> serde::Deserialize<'de> for EvaluationReport {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<EvaluationReport, ruckus_one_runtime::internal::object::FieldError> {
-            let value = EvaluationReport {
-                evaluation_criteria: f.required_list("evaluationCriteria")?,
+        ) -> Option<EvaluationReport> {
+            let Some(r0) = f.required_list("evaluationCriteria") else {
+                return None;
+            };
+            Some(EvaluationReport {
+                evaluation_criteria: r0,
                 was_matched: f.optional("wasMatched"),
                 policy_name: f.optional("policyName"),
                 policy_id: f.optional("policyId"),
@@ -486,9 +482,7 @@ impl<'de> serde::Deserialize<'de> for EvaluationReport {
                 policy_set_id: f.optional("policySetId"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -656,34 +650,32 @@ pub struct ExternalIdentity {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ExternalIdentity {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("userId", &v.user_id);
+        w.optional("identityProviderId", &v.identity_provider_id);
+        w.optional("identityProviderType", &v.identity_provider_type);
+        w.optional("phoneNumber", &v.phone_number);
+        w.optional("firstName", &v.first_name);
+        w.optional("lastName", &v.last_name);
+        w.optional("displayName", &v.display_name);
+        w.optional("email", &v.email);
+        w.optional_list("roles", &v.roles);
+        w.optional_list("groups", &v.groups);
+        w.optional("createdAt", &v.created_at);
+        w.optional("address", &v.address);
+        w.optional("title", &v.title);
+        w.optional("organization", &v.organization);
+        w.optional("department", &v.department);
+        w.optional("userPrincipalName", &v.user_principal_name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ExternalIdentity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ExternalIdentity,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("userId", &v.user_id);
-            w.optional("identityProviderId", &v.identity_provider_id);
-            w.optional("identityProviderType", &v.identity_provider_type);
-            w.optional("phoneNumber", &v.phone_number);
-            w.optional("firstName", &v.first_name);
-            w.optional("lastName", &v.last_name);
-            w.optional("displayName", &v.display_name);
-            w.optional("email", &v.email);
-            w.optional_list("roles", &v.roles);
-            w.optional_list("groups", &v.groups);
-            w.optional("createdAt", &v.created_at);
-            w.optional("address", &v.address);
-            w.optional("title", &v.title);
-            w.optional("organization", &v.organization);
-            w.optional("department", &v.department);
-            w.optional("userPrincipalName", &v.user_principal_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ExternalIdentity {
@@ -692,8 +684,8 @@ impl<'de> serde::Deserialize<'de> for ExternalIdentity {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ExternalIdentity, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ExternalIdentity {
+        ) -> Option<ExternalIdentity> {
+            Some(ExternalIdentity {
                 id: f.optional("id"),
                 user_id: f.optional("userId"),
                 identity_provider_id: f.optional("identityProviderId"),
@@ -712,9 +704,7 @@ impl<'de> serde::Deserialize<'de> for ExternalIdentity {
                 department: f.optional("department"),
                 user_principal_name: f.optional("userPrincipalName"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -907,18 +897,16 @@ pub struct ExternalIdentitySearch {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ExternalIdentitySearch {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("ids", &v.ids);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ExternalIdentitySearch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ExternalIdentitySearch,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("ids", &v.ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ExternalIdentitySearch {
@@ -927,16 +915,11 @@ impl<'de> serde::Deserialize<'de> for ExternalIdentitySearch {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ExternalIdentitySearch,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ExternalIdentitySearch {
+        ) -> Option<ExternalIdentitySearch> {
+            Some(ExternalIdentitySearch {
                 ids: f.optional_list("ids"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1039,42 +1022,43 @@ pub struct Identity {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Identity {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("phoneNumber", &v.phone_number);
+        w.optional_list("devices", &v.devices);
+        w.optional("_links", &v.links);
+        w.optional_list("links", &v.links_2);
+        w.optional("id", &v.id);
+        w.optional("groupId", &v.group_id);
+        w.optional("parentId", &v.parent_id);
+        w.optional("description", &v.description);
+        w.optional("name", &v.name);
+        w.optional("email", &v.email);
+        w.optional("dpskGuid", &v.dpsk_guid);
+        w.optional("dpskPassphrase", &v.dpsk_passphrase);
+        w.optional("identityId", &v.identity_id);
+        w.optional("revoked", &v.revoked);
+        w.optional("vlan", &v.vlan);
+        w.optional("vni", &v.vni);
+        w.optional("createdAt", &v.created_at);
+        w.optional("updatedAt", &v.updated_at);
+        w.optional("deviceCount", &v.device_count);
+        w.optional_list("ethernetPorts", &v.ethernet_ports);
+        w.optional_list("switches", &v.switches);
+        w.optional("meteringProfileId", &v.metering_profile_id);
+        w.optional("expirationDate", &v.expiration_date);
+        w.optional("displayName", &v.display_name);
+        w.optional("externalIdentityId", &v.external_identity_id);
+        w.optional("lastLoginAt", &v.last_login_at);
+        w.optional("primary", &v.primary);
+        w.optional("expirationEpoch", &v.expiration_epoch);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Identity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Identity, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("phoneNumber", &v.phone_number);
-            w.optional_list("devices", &v.devices);
-            w.optional("_links", &v.links);
-            w.optional_list("links", &v.links_2);
-            w.optional("id", &v.id);
-            w.optional("groupId", &v.group_id);
-            w.optional("parentId", &v.parent_id);
-            w.optional("description", &v.description);
-            w.optional("name", &v.name);
-            w.optional("email", &v.email);
-            w.optional("dpskGuid", &v.dpsk_guid);
-            w.optional("dpskPassphrase", &v.dpsk_passphrase);
-            w.optional("identityId", &v.identity_id);
-            w.optional("revoked", &v.revoked);
-            w.optional("vlan", &v.vlan);
-            w.optional("vni", &v.vni);
-            w.optional("createdAt", &v.created_at);
-            w.optional("updatedAt", &v.updated_at);
-            w.optional("deviceCount", &v.device_count);
-            w.optional_list("ethernetPorts", &v.ethernet_ports);
-            w.optional_list("switches", &v.switches);
-            w.optional("meteringProfileId", &v.metering_profile_id);
-            w.optional("expirationDate", &v.expiration_date);
-            w.optional("displayName", &v.display_name);
-            w.optional("externalIdentityId", &v.external_identity_id);
-            w.optional("lastLoginAt", &v.last_login_at);
-            w.optional("primary", &v.primary);
-            w.optional("expirationEpoch", &v.expiration_epoch);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Identity {
@@ -1083,8 +1067,8 @@ impl<'de> serde::Deserialize<'de> for Identity {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Identity, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Identity {
+        ) -> Option<Identity> {
+            Some(Identity {
                 phone_number: f.optional("phoneNumber"),
                 devices: f.optional_list("devices"),
                 links: f.optional("_links"),
@@ -1114,9 +1098,7 @@ impl<'de> serde::Deserialize<'de> for Identity {
                 primary: f.optional("primary"),
                 expiration_epoch: f.optional("expirationEpoch"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1357,25 +1339,23 @@ pub struct IdentityDevice {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for IdentityDevice {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("macAddress", &v.mac_address);
+        w.optional("recentStatus", &v.recent_status);
+        w.optional("hasMacRegistered", &v.has_mac_registered);
+        w.optional("lastSeenAt", &v.last_seen_at);
+        w.optional("createdAt", &v.created_at);
+        w.optional("updatedAt", &v.updated_at);
+        w.optional_list("status", &v.status);
+        w.optional("identityId", &v.identity_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for IdentityDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &IdentityDevice,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("macAddress", &v.mac_address);
-            w.optional("recentStatus", &v.recent_status);
-            w.optional("hasMacRegistered", &v.has_mac_registered);
-            w.optional("lastSeenAt", &v.last_seen_at);
-            w.optional("createdAt", &v.created_at);
-            w.optional("updatedAt", &v.updated_at);
-            w.optional_list("status", &v.status);
-            w.optional("identityId", &v.identity_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for IdentityDevice {
@@ -1384,9 +1364,12 @@ impl<'de> serde::Deserialize<'de> for IdentityDevice {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<IdentityDevice, ruckus_one_runtime::internal::object::FieldError> {
-            let value = IdentityDevice {
-                mac_address: f.required("macAddress")?,
+        ) -> Option<IdentityDevice> {
+            let Some(r0) = f.required("macAddress") else {
+                return None;
+            };
+            Some(IdentityDevice {
+                mac_address: r0,
                 recent_status: f.optional("recentStatus"),
                 has_mac_registered: f.optional("hasMacRegistered"),
                 last_seen_at: f.optional("lastSeenAt"),
@@ -1395,9 +1378,7 @@ impl<'de> serde::Deserialize<'de> for IdentityDevice {
                 status: f.optional_list("status"),
                 identity_id: f.optional("identityId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1617,23 +1598,21 @@ pub struct IdentityDeviceStatusEntry {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for IdentityDeviceStatusEntry {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("macAddress", &v.mac_address);
+        w.optional("authType", &v.auth_type);
+        w.optional("lastConnectedAt", &v.last_connected_at);
+        w.optional("status", &v.status);
+        w.optional("referenceId", &v.reference_id);
+        w.optional("identityId", &v.identity_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for IdentityDeviceStatusEntry {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &IdentityDeviceStatusEntry,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("macAddress", &v.mac_address);
-            w.optional("authType", &v.auth_type);
-            w.optional("lastConnectedAt", &v.last_connected_at);
-            w.optional("status", &v.status);
-            w.optional("referenceId", &v.reference_id);
-            w.optional("identityId", &v.identity_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for IdentityDeviceStatusEntry {
@@ -1642,11 +1621,8 @@ impl<'de> serde::Deserialize<'de> for IdentityDeviceStatusEntry {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            IdentityDeviceStatusEntry,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = IdentityDeviceStatusEntry {
+        ) -> Option<IdentityDeviceStatusEntry> {
+            Some(IdentityDeviceStatusEntry {
                 mac_address: f.optional("macAddress"),
                 auth_type: f.optional("authType"),
                 last_connected_at: f.optional("lastConnectedAt"),
@@ -1654,9 +1630,7 @@ impl<'de> serde::Deserialize<'de> for IdentityDeviceStatusEntry {
                 reference_id: f.optional("referenceId"),
                 identity_id: f.optional("identityId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1761,39 +1735,37 @@ pub struct IdentityGroup {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for IdentityGroup {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("dpskPoolId", &v.dpsk_pool_id);
+        w.optional("macRegistrationPoolId", &v.mac_registration_pool_id);
+        w.optional("propertyId", &v.property_id);
+        w.optional("createdAt", &v.created_at);
+        w.optional("updatedAt", &v.updated_at);
+        w.optional("certificateTemplateId", &v.certificate_template_id);
+        w.optional("policySetId", &v.policy_set_id);
+        w.optional("networkCount", &v.network_count);
+        w.optional("autoCleanupEnabled", &v.auto_cleanup_enabled);
+        w.optional("templateVersion", &v.template_version);
+        w.optional("_links", &v.links);
+        w.optional("personalIdentityNetworkId", &v.personal_identity_network_id);
+        w.optional("identityCount", &v.identity_count);
+        w.optional_list("identities", &v.identities);
+        w.optional_list("links", &v.links_2);
+        w.optional("nsgId", &v.nsg_id);
+        w.optional("personaCount", &v.persona_count);
+        w.optional_list("personas", &v.personas);
+        w.optional("tenantId", &v.tenant_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for IdentityGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &IdentityGroup,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("dpskPoolId", &v.dpsk_pool_id);
-            w.optional("macRegistrationPoolId", &v.mac_registration_pool_id);
-            w.optional("propertyId", &v.property_id);
-            w.optional("createdAt", &v.created_at);
-            w.optional("updatedAt", &v.updated_at);
-            w.optional("certificateTemplateId", &v.certificate_template_id);
-            w.optional("policySetId", &v.policy_set_id);
-            w.optional("networkCount", &v.network_count);
-            w.optional("autoCleanupEnabled", &v.auto_cleanup_enabled);
-            w.optional("templateVersion", &v.template_version);
-            w.optional("_links", &v.links);
-            w.optional("personalIdentityNetworkId", &v.personal_identity_network_id);
-            w.optional("identityCount", &v.identity_count);
-            w.optional_list("identities", &v.identities);
-            w.optional_list("links", &v.links_2);
-            w.optional("nsgId", &v.nsg_id);
-            w.optional("personaCount", &v.persona_count);
-            w.optional_list("personas", &v.personas);
-            w.optional("tenantId", &v.tenant_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for IdentityGroup {
@@ -1802,10 +1774,13 @@ impl<'de> serde::Deserialize<'de> for IdentityGroup {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<IdentityGroup, ruckus_one_runtime::internal::object::FieldError> {
-            let value = IdentityGroup {
+        ) -> Option<IdentityGroup> {
+            let Some(r0) = f.required("name") else {
+                return None;
+            };
+            Some(IdentityGroup {
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: r0,
                 description: f.optional("description"),
                 dpsk_pool_id: f.optional("dpskPoolId"),
                 mac_registration_pool_id: f.optional("macRegistrationPoolId"),
@@ -1827,9 +1802,7 @@ impl<'de> serde::Deserialize<'de> for IdentityGroup {
                 personas: f.optional_list("personas"),
                 tenant_id: f.optional("tenantId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2042,39 +2015,37 @@ pub struct IdentityGroupIdentity {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for IdentityGroupIdentity {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("createdAt", &v.created_at);
+        w.optional("description", &v.description);
+        w.optional("deviceCount", &v.device_count);
+        w.optional_list("devices", &v.devices);
+        w.optional("dpskGuid", &v.dpsk_guid);
+        w.optional("dpskPassphrase", &v.dpsk_passphrase);
+        w.optional("email", &v.email);
+        w.optional_list("ethernetPorts", &v.ethernet_ports);
+        w.optional("expirationDate", &v.expiration_date);
+        w.optional("groupId", &v.group_id);
+        w.optional("id", &v.id);
+        w.optional("identityId", &v.identity_id);
+        w.optional_list("links", &v.links);
+        w.optional("meteringProfileId", &v.metering_profile_id);
+        w.optional("name", &v.name);
+        w.optional("parentId", &v.parent_id);
+        w.optional("primary", &v.primary);
+        w.optional("revoked", &v.revoked);
+        w.optional_list("switches", &v.switches);
+        w.optional("updatedAt", &v.updated_at);
+        w.optional("vlan", &v.vlan);
+        w.optional("vni", &v.vni);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for IdentityGroupIdentity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &IdentityGroupIdentity,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("createdAt", &v.created_at);
-            w.optional("description", &v.description);
-            w.optional("deviceCount", &v.device_count);
-            w.optional_list("devices", &v.devices);
-            w.optional("dpskGuid", &v.dpsk_guid);
-            w.optional("dpskPassphrase", &v.dpsk_passphrase);
-            w.optional("email", &v.email);
-            w.optional_list("ethernetPorts", &v.ethernet_ports);
-            w.optional("expirationDate", &v.expiration_date);
-            w.optional("groupId", &v.group_id);
-            w.optional("id", &v.id);
-            w.optional("identityId", &v.identity_id);
-            w.optional_list("links", &v.links);
-            w.optional("meteringProfileId", &v.metering_profile_id);
-            w.optional("name", &v.name);
-            w.optional("parentId", &v.parent_id);
-            w.optional("primary", &v.primary);
-            w.optional("revoked", &v.revoked);
-            w.optional_list("switches", &v.switches);
-            w.optional("updatedAt", &v.updated_at);
-            w.optional("vlan", &v.vlan);
-            w.optional("vni", &v.vni);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for IdentityGroupIdentity {
@@ -2083,11 +2054,8 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupIdentity {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            IdentityGroupIdentity,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = IdentityGroupIdentity {
+        ) -> Option<IdentityGroupIdentity> {
+            Some(IdentityGroupIdentity {
                 created_at: f.optional("createdAt"),
                 description: f.optional("description"),
                 device_count: f.optional("deviceCount"),
@@ -2111,9 +2079,7 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupIdentity {
                 vlan: f.optional("vlan"),
                 vni: f.optional("vni"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2301,24 +2267,23 @@ pub struct IdentityGroupIdentityEthernetPort {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for IdentityGroupIdentityEthernetPort {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("createdAt", &v.created_at);
+        w.optional("identityId", &v.identity_id);
+        w.optional("macAddress", &v.mac_address);
+        w.optional("name", &v.name);
+        w.optional("personaId", &v.persona_id);
+        w.optional("portIndex", &v.port_index);
+        w.optional("updatedAt", &v.updated_at);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for IdentityGroupIdentityEthernetPort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &IdentityGroupIdentityEthernetPort,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("createdAt", &v.created_at);
-            w.optional("identityId", &v.identity_id);
-            w.optional("macAddress", &v.mac_address);
-            w.optional("name", &v.name);
-            w.optional("personaId", &v.persona_id);
-            w.optional("portIndex", &v.port_index);
-            w.optional("updatedAt", &v.updated_at);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for IdentityGroupIdentityEthernetPort {
@@ -2327,11 +2292,8 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupIdentityEthernetPort {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            IdentityGroupIdentityEthernetPort,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = IdentityGroupIdentityEthernetPort {
+        ) -> Option<IdentityGroupIdentityEthernetPort> {
+            Some(IdentityGroupIdentityEthernetPort {
                 created_at: f.optional("createdAt"),
                 identity_id: f.optional("identityId"),
                 mac_address: f.optional("macAddress"),
@@ -2340,9 +2302,7 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupIdentityEthernetPort {
                 port_index: f.optional("portIndex"),
                 updated_at: f.optional("updatedAt"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2420,20 +2380,18 @@ pub struct IdentityGroupPersona {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for IdentityGroupPersona {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("groupId", &v.group_id);
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for IdentityGroupPersona {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &IdentityGroupPersona,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("groupId", &v.group_id);
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for IdentityGroupPersona {
@@ -2442,18 +2400,13 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupPersona {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            IdentityGroupPersona,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = IdentityGroupPersona {
+        ) -> Option<IdentityGroupPersona> {
+            Some(IdentityGroupPersona {
                 group_id: f.optional("groupId"),
                 id: f.optional("id"),
                 name: f.optional("name"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2511,26 +2464,24 @@ pub struct IdentityGroupSearch {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for IdentityGroupSearch {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("personalIdentityNetworkId", &v.personal_identity_network_id);
+        w.optional("macRegistrationPoolId", &v.mac_registration_pool_id);
+        w.optional("dpskPoolId", &v.dpsk_pool_id);
+        w.optional("keyword", &v.keyword);
+        w.optional_list("groupIds", &v.group_ids);
+        w.optional("propertyId", &v.property_id);
+        w.optional("certificateTemplateId", &v.certificate_template_id);
+        w.optional("policySetId", &v.policy_set_id);
+        w.optional("networkId", &v.network_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for IdentityGroupSearch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &IdentityGroupSearch,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("personalIdentityNetworkId", &v.personal_identity_network_id);
-            w.optional("macRegistrationPoolId", &v.mac_registration_pool_id);
-            w.optional("dpskPoolId", &v.dpsk_pool_id);
-            w.optional("keyword", &v.keyword);
-            w.optional_list("groupIds", &v.group_ids);
-            w.optional("propertyId", &v.property_id);
-            w.optional("certificateTemplateId", &v.certificate_template_id);
-            w.optional("policySetId", &v.policy_set_id);
-            w.optional("networkId", &v.network_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for IdentityGroupSearch {
@@ -2539,11 +2490,8 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupSearch {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            IdentityGroupSearch,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = IdentityGroupSearch {
+        ) -> Option<IdentityGroupSearch> {
+            Some(IdentityGroupSearch {
                 personal_identity_network_id: f.optional("personalIdentityNetworkId"),
                 mac_registration_pool_id: f.optional("macRegistrationPoolId"),
                 dpsk_pool_id: f.optional("dpskPoolId"),
@@ -2554,9 +2502,7 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupSearch {
                 policy_set_id: f.optional("policySetId"),
                 network_id: f.optional("networkId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2683,28 +2629,26 @@ pub struct IdentityPage {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for IdentityPage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("content", &v.content);
+        w.optional("totalElements", &v.total_elements);
+        w.optional("totalPages", &v.total_pages);
+        w.optional("size", &v.size);
+        w.optional("number", &v.number);
+        w.optional("numberOfElements", &v.number_of_elements);
+        w.optional("first", &v.first);
+        w.optional("last", &v.last);
+        w.optional("empty", &v.empty);
+        w.optional("sort", &v.sort);
+        w.optional("pageable", &v.pageable);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for IdentityPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &IdentityPage,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("content", &v.content);
-            w.optional("totalElements", &v.total_elements);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("size", &v.size);
-            w.optional("number", &v.number);
-            w.optional("numberOfElements", &v.number_of_elements);
-            w.optional("first", &v.first);
-            w.optional("last", &v.last);
-            w.optional("empty", &v.empty);
-            w.optional("sort", &v.sort);
-            w.optional("pageable", &v.pageable);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for IdentityPage {
@@ -2713,8 +2657,8 @@ impl<'de> serde::Deserialize<'de> for IdentityPage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<IdentityPage, ruckus_one_runtime::internal::object::FieldError> {
-            let value = IdentityPage {
+        ) -> Option<IdentityPage> {
+            Some(IdentityPage {
                 content: f.optional_list("content"),
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
@@ -2727,9 +2671,7 @@ impl<'de> serde::Deserialize<'de> for IdentityPage {
                 sort: f.optional("sort"),
                 pageable: f.optional("pageable"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2833,23 +2775,21 @@ pub struct IdentityPageableObject {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for IdentityPageableObject {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("offset", &v.offset);
+        w.optional("sort", &v.sort);
+        w.optional("pageNumber", &v.page_number);
+        w.optional("pageSize", &v.page_size);
+        w.optional("unpaged", &v.unpaged);
+        w.optional("paged", &v.paged);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for IdentityPageableObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &IdentityPageableObject,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("offset", &v.offset);
-            w.optional("sort", &v.sort);
-            w.optional("pageNumber", &v.page_number);
-            w.optional("pageSize", &v.page_size);
-            w.optional("unpaged", &v.unpaged);
-            w.optional("paged", &v.paged);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for IdentityPageableObject {
@@ -2858,11 +2798,8 @@ impl<'de> serde::Deserialize<'de> for IdentityPageableObject {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            IdentityPageableObject,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = IdentityPageableObject {
+        ) -> Option<IdentityPageableObject> {
+            Some(IdentityPageableObject {
                 offset: f.optional("offset"),
                 sort: f.optional("sort"),
                 page_number: f.optional("pageNumber"),
@@ -2870,9 +2807,7 @@ impl<'de> serde::Deserialize<'de> for IdentityPageableObject {
                 unpaged: f.optional("unpaged"),
                 paged: f.optional("paged"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2947,24 +2882,22 @@ pub struct IdentitySearch {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for IdentitySearch {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("groupId", &v.group_id);
+        w.optional("dpskPoolId", &v.dpsk_pool_id);
+        w.optional("propertyId", &v.property_id);
+        w.optional("keyword", &v.keyword);
+        w.optional_list("ids", &v.ids);
+        w.optional("ethernetPort", &v.ethernet_port);
+        w.optional("filter", &v.filter);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for IdentitySearch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &IdentitySearch,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("groupId", &v.group_id);
-            w.optional("dpskPoolId", &v.dpsk_pool_id);
-            w.optional("propertyId", &v.property_id);
-            w.optional("keyword", &v.keyword);
-            w.optional_list("ids", &v.ids);
-            w.optional("ethernetPort", &v.ethernet_port);
-            w.optional("filter", &v.filter);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for IdentitySearch {
@@ -2973,8 +2906,8 @@ impl<'de> serde::Deserialize<'de> for IdentitySearch {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<IdentitySearch, ruckus_one_runtime::internal::object::FieldError> {
-            let value = IdentitySearch {
+        ) -> Option<IdentitySearch> {
+            Some(IdentitySearch {
                 group_id: f.optional("groupId"),
                 dpsk_pool_id: f.optional("dpskPoolId"),
                 property_id: f.optional("propertyId"),
@@ -2983,9 +2916,7 @@ impl<'de> serde::Deserialize<'de> for IdentitySearch {
                 ethernet_port: f.optional("ethernetPort"),
                 filter: f.optional("filter"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3074,20 +3005,18 @@ pub struct IdentitySwitch {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for IdentitySwitch {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("macAddress", &v.mac_address);
+        w.optional("portId", &v.port_id);
+        w.optional("identityId", &v.identity_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for IdentitySwitch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &IdentitySwitch,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("macAddress", &v.mac_address);
-            w.optional("portId", &v.port_id);
-            w.optional("identityId", &v.identity_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for IdentitySwitch {
@@ -3096,15 +3025,13 @@ impl<'de> serde::Deserialize<'de> for IdentitySwitch {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<IdentitySwitch, ruckus_one_runtime::internal::object::FieldError> {
-            let value = IdentitySwitch {
+        ) -> Option<IdentitySwitch> {
+            Some(IdentitySwitch {
                 mac_address: f.optional("macAddress"),
                 port_id: f.optional("portId"),
                 identity_id: f.optional("identityId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3228,18 +3155,16 @@ pub struct NumberEvaluation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for NumberEvaluation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.number("numberValue", Some(v.number_value));
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for NumberEvaluation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NumberEvaluation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.number("numberValue", Some(v.number_value));
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for NumberEvaluation {
@@ -3248,12 +3173,14 @@ impl<'de> serde::Deserialize<'de> for NumberEvaluation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<NumberEvaluation, ruckus_one_runtime::internal::object::FieldError> {
-            let value = NumberEvaluation {
-                number_value: f.required("numberValue")?,
-                additional_fields: f.rest(),
+        ) -> Option<NumberEvaluation> {
+            let Some(r0) = f.required("numberValue") else {
+                return None;
             };
-            Ok(value)
+            Some(NumberEvaluation {
+                number_value: r0,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3299,28 +3226,26 @@ pub struct PageExternalIdentity {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PageExternalIdentity {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("totalElements", &v.total_elements);
+        w.optional("totalPages", &v.total_pages);
+        w.optional("size", &v.size);
+        w.optional_list("content", &v.content);
+        w.optional("number", &v.number);
+        w.optional("sort", &v.sort);
+        w.optional("pageable", &v.pageable);
+        w.optional("numberOfElements", &v.number_of_elements);
+        w.optional("first", &v.first);
+        w.optional("last", &v.last);
+        w.optional("empty", &v.empty);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PageExternalIdentity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PageExternalIdentity,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("totalElements", &v.total_elements);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("size", &v.size);
-            w.optional_list("content", &v.content);
-            w.optional("number", &v.number);
-            w.optional("sort", &v.sort);
-            w.optional("pageable", &v.pageable);
-            w.optional("numberOfElements", &v.number_of_elements);
-            w.optional("first", &v.first);
-            w.optional("last", &v.last);
-            w.optional("empty", &v.empty);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PageExternalIdentity {
@@ -3329,11 +3254,8 @@ impl<'de> serde::Deserialize<'de> for PageExternalIdentity {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PageExternalIdentity,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PageExternalIdentity {
+        ) -> Option<PageExternalIdentity> {
+            Some(PageExternalIdentity {
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
                 size: f.optional("size"),
@@ -3346,9 +3268,7 @@ impl<'de> serde::Deserialize<'de> for PageExternalIdentity {
                 last: f.optional("last"),
                 empty: f.optional("empty"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3459,28 +3379,26 @@ pub struct PageIdentity {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PageIdentity {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("totalElements", &v.total_elements);
+        w.optional("totalPages", &v.total_pages);
+        w.optional("size", &v.size);
+        w.optional_list("content", &v.content);
+        w.optional("number", &v.number);
+        w.optional("sort", &v.sort);
+        w.optional("pageable", &v.pageable);
+        w.optional("numberOfElements", &v.number_of_elements);
+        w.optional("first", &v.first);
+        w.optional("last", &v.last);
+        w.optional("empty", &v.empty);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PageIdentity {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PageIdentity,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("totalElements", &v.total_elements);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("size", &v.size);
-            w.optional_list("content", &v.content);
-            w.optional("number", &v.number);
-            w.optional("sort", &v.sort);
-            w.optional("pageable", &v.pageable);
-            w.optional("numberOfElements", &v.number_of_elements);
-            w.optional("first", &v.first);
-            w.optional("last", &v.last);
-            w.optional("empty", &v.empty);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PageIdentity {
@@ -3489,8 +3407,8 @@ impl<'de> serde::Deserialize<'de> for PageIdentity {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PageIdentity, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PageIdentity {
+        ) -> Option<PageIdentity> {
+            Some(PageIdentity {
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
                 size: f.optional("size"),
@@ -3503,9 +3421,7 @@ impl<'de> serde::Deserialize<'de> for PageIdentity {
                 last: f.optional("last"),
                 empty: f.optional("empty"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3602,18 +3518,16 @@ pub struct StringEvaluation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for StringEvaluation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("stringValue", &v.string_value);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for StringEvaluation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &StringEvaluation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("stringValue", &v.string_value);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for StringEvaluation {
@@ -3622,12 +3536,14 @@ impl<'de> serde::Deserialize<'de> for StringEvaluation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<StringEvaluation, ruckus_one_runtime::internal::object::FieldError> {
-            let value = StringEvaluation {
-                string_value: f.required("stringValue")?,
-                additional_fields: f.rest(),
+        ) -> Option<StringEvaluation> {
+            let Some(r0) = f.required("stringValue") else {
+                return None;
             };
-            Ok(value)
+            Some(StringEvaluation {
+                string_value: r0,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

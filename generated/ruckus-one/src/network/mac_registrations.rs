@@ -25,23 +25,21 @@ pub struct MacPageableObject {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MacPageableObject {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("offset", &v.offset);
+        w.optional("sort", &v.sort);
+        w.optional("pageSize", &v.page_size);
+        w.optional("pageNumber", &v.page_number);
+        w.optional("unpaged", &v.unpaged);
+        w.optional("paged", &v.paged);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MacPageableObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MacPageableObject,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("offset", &v.offset);
-            w.optional("sort", &v.sort);
-            w.optional("pageSize", &v.page_size);
-            w.optional("pageNumber", &v.page_number);
-            w.optional("unpaged", &v.unpaged);
-            w.optional("paged", &v.paged);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MacPageableObject {
@@ -50,11 +48,8 @@ impl<'de> serde::Deserialize<'de> for MacPageableObject {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MacPageableObject,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MacPageableObject {
+        ) -> Option<MacPageableObject> {
+            Some(MacPageableObject {
                 offset: f.optional("offset"),
                 sort: f.optional("sort"),
                 page_size: f.optional("pageSize"),
@@ -62,9 +57,7 @@ impl<'de> serde::Deserialize<'de> for MacPageableObject {
                 unpaged: f.optional("unpaged"),
                 paged: f.optional("paged"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -176,37 +169,35 @@ pub struct MacRegistration {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MacRegistration {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("isReferenced", &v.is_referenced);
+        w.optional("_links", &v.links);
+        w.optional("username", &v.username);
+        w.optional("email", &v.email);
+        w.optional("location", &v.location);
+        w.optional("deviceName", &v.device_name);
+        w.optional("identityId", &v.identity_id);
+        w.optional("id", &v.id);
+        w.optional("expirationDate", &v.expiration_date);
+        w.optional("revoked", &v.revoked);
+        w.optional("macAddress", &v.mac_address);
+        w.optional("createdDate", &v.created_date);
+        w.optional("autoCleanup", &v.auto_cleanup);
+        w.optional("defaultAccess", &v.default_access);
+        w.optional("enabled", &v.enabled);
+        w.optional("expirationEnabled", &v.expiration_enabled);
+        w.optional("expirationOffset", &v.expiration_offset);
+        w.optional("name", &v.name);
+        w.optional("policySetId", &v.policy_set_id);
+        w.optional("registrationCount", &v.registration_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MacRegistration {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MacRegistration,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("isReferenced", &v.is_referenced);
-            w.optional("_links", &v.links);
-            w.optional("username", &v.username);
-            w.optional("email", &v.email);
-            w.optional("location", &v.location);
-            w.optional("deviceName", &v.device_name);
-            w.optional("identityId", &v.identity_id);
-            w.optional("id", &v.id);
-            w.optional("expirationDate", &v.expiration_date);
-            w.optional("revoked", &v.revoked);
-            w.optional("macAddress", &v.mac_address);
-            w.optional("createdDate", &v.created_date);
-            w.optional("autoCleanup", &v.auto_cleanup);
-            w.optional("defaultAccess", &v.default_access);
-            w.optional("enabled", &v.enabled);
-            w.optional("expirationEnabled", &v.expiration_enabled);
-            w.optional("expirationOffset", &v.expiration_offset);
-            w.optional("name", &v.name);
-            w.optional("policySetId", &v.policy_set_id);
-            w.optional("registrationCount", &v.registration_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MacRegistration {
@@ -215,8 +206,8 @@ impl<'de> serde::Deserialize<'de> for MacRegistration {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<MacRegistration, ruckus_one_runtime::internal::object::FieldError> {
-            let value = MacRegistration {
+        ) -> Option<MacRegistration> {
+            Some(MacRegistration {
                 is_referenced: f.optional("isReferenced"),
                 links: f.optional("_links"),
                 username: f.optional("username"),
@@ -238,9 +229,7 @@ impl<'de> serde::Deserialize<'de> for MacRegistration {
                 policy_set_id: f.optional("policySetId"),
                 registration_count: f.optional("registrationCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -439,31 +428,29 @@ pub struct MacRegistrationPage {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MacRegistrationPage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("content", &v.content);
+        w.optional("totalElements", &v.total_elements);
+        w.optional("totalPages", &v.total_pages);
+        w.optional("size", &v.size);
+        w.optional("number", &v.number);
+        w.optional("numberOfElements", &v.number_of_elements);
+        w.optional("first", &v.first);
+        w.optional("last", &v.last);
+        w.optional("empty", &v.empty);
+        w.optional("sort", &v.sort);
+        w.optional("pageable", &v.pageable);
+        w.optional_list("data", &v.data);
+        w.optional("fields", &v.fields);
+        w.optional("page", &v.page);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MacRegistrationPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MacRegistrationPage,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("content", &v.content);
-            w.optional("totalElements", &v.total_elements);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("size", &v.size);
-            w.optional("number", &v.number);
-            w.optional("numberOfElements", &v.number_of_elements);
-            w.optional("first", &v.first);
-            w.optional("last", &v.last);
-            w.optional("empty", &v.empty);
-            w.optional("sort", &v.sort);
-            w.optional("pageable", &v.pageable);
-            w.optional_list("data", &v.data);
-            w.optional("fields", &v.fields);
-            w.optional("page", &v.page);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MacRegistrationPage {
@@ -472,11 +459,8 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MacRegistrationPage,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MacRegistrationPage {
+        ) -> Option<MacRegistrationPage> {
+            Some(MacRegistrationPage {
                 content: f.optional_list("content"),
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
@@ -492,9 +476,7 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPage {
                 fields: f.optional("fields"),
                 page: f.optional("page"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -687,41 +669,39 @@ pub struct MacRegistrationPool {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MacRegistrationPool {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("isReferenced", &v.is_referenced);
+        w.optional("networkCount", &v.network_count);
+        w.optional("identityGroupId", &v.identity_group_id);
+        w.optional("identityId", &v.identity_id);
+        w.optional("_links", &v.links);
+        w.optional("priority", &v.priority);
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("expirationType", &v.expiration_type);
+        w.optional("ssidRegex", &v.ssid_regex);
+        w.optional("defaultAccess", &v.default_access);
+        w.optional("policyId", &v.policy_id);
+        w.optional("enabled", &v.enabled);
+        w.optional_list("associationIds", &v.association_ids);
+        w.optional_list("networkIds", &v.network_ids);
+        w.optional_list("links", &v.links_2);
+        w.optional("id", &v.id);
+        w.optional("autoCleanup", &v.auto_cleanup);
+        w.optional("expirationOffset", &v.expiration_offset);
+        w.optional("expirationDate", &v.expiration_date);
+        w.optional("expirationEnabled", &v.expiration_enabled);
+        w.optional("registrationCount", &v.registration_count);
+        w.optional("createdDate", &v.created_date);
+        w.optional("policySetId", &v.policy_set_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MacRegistrationPool {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MacRegistrationPool,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("isReferenced", &v.is_referenced);
-            w.optional("networkCount", &v.network_count);
-            w.optional("identityGroupId", &v.identity_group_id);
-            w.optional("identityId", &v.identity_id);
-            w.optional("_links", &v.links);
-            w.optional("priority", &v.priority);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("expirationType", &v.expiration_type);
-            w.optional("ssidRegex", &v.ssid_regex);
-            w.optional("defaultAccess", &v.default_access);
-            w.optional("policyId", &v.policy_id);
-            w.optional("enabled", &v.enabled);
-            w.optional_list("associationIds", &v.association_ids);
-            w.optional_list("networkIds", &v.network_ids);
-            w.optional_list("links", &v.links_2);
-            w.optional("id", &v.id);
-            w.optional("autoCleanup", &v.auto_cleanup);
-            w.optional("expirationOffset", &v.expiration_offset);
-            w.optional("expirationDate", &v.expiration_date);
-            w.optional("expirationEnabled", &v.expiration_enabled);
-            w.optional("registrationCount", &v.registration_count);
-            w.optional("createdDate", &v.created_date);
-            w.optional("policySetId", &v.policy_set_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MacRegistrationPool {
@@ -730,11 +710,8 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPool {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MacRegistrationPool,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MacRegistrationPool {
+        ) -> Option<MacRegistrationPool> {
+            Some(MacRegistrationPool {
                 is_referenced: f.optional("isReferenced"),
                 network_count: f.optional("networkCount"),
                 identity_group_id: f.optional("identityGroupId"),
@@ -760,9 +737,7 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPool {
                 created_date: f.optional("createdDate"),
                 policy_set_id: f.optional("policySetId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -982,28 +957,26 @@ pub struct MacRegistrationPoolPage {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MacRegistrationPoolPage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("content", &v.content);
+        w.optional("totalElements", &v.total_elements);
+        w.optional("totalPages", &v.total_pages);
+        w.optional("size", &v.size);
+        w.optional("number", &v.number);
+        w.optional("numberOfElements", &v.number_of_elements);
+        w.optional("first", &v.first);
+        w.optional("last", &v.last);
+        w.optional("empty", &v.empty);
+        w.optional("sort", &v.sort);
+        w.optional("pageable", &v.pageable);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MacRegistrationPoolPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MacRegistrationPoolPage,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("content", &v.content);
-            w.optional("totalElements", &v.total_elements);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("size", &v.size);
-            w.optional("number", &v.number);
-            w.optional("numberOfElements", &v.number_of_elements);
-            w.optional("first", &v.first);
-            w.optional("last", &v.last);
-            w.optional("empty", &v.empty);
-            w.optional("sort", &v.sort);
-            w.optional("pageable", &v.pageable);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MacRegistrationPoolPage {
@@ -1012,11 +985,8 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPoolPage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MacRegistrationPoolPage,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MacRegistrationPoolPage {
+        ) -> Option<MacRegistrationPoolPage> {
+            Some(MacRegistrationPoolPage {
                 content: f.optional_list("content"),
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
@@ -1029,9 +999,7 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPoolPage {
                 sort: f.optional("sort"),
                 pageable: f.optional("pageable"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1137,19 +1105,17 @@ pub struct MacRegistrationSearch {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MacRegistrationSearch {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("searchCriteriaList", &v.search_criteria_list);
+        w.optional("dataOption", &v.data_option);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MacRegistrationSearch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MacRegistrationSearch,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("searchCriteriaList", &v.search_criteria_list);
-            w.optional("dataOption", &v.data_option);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MacRegistrationSearch {
@@ -1158,17 +1124,12 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationSearch {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MacRegistrationSearch,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MacRegistrationSearch {
+        ) -> Option<MacRegistrationSearch> {
+            Some(MacRegistrationSearch {
                 search_criteria_list: f.optional_list("searchCriteriaList"),
                 data_option: f.optional("dataOption"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1227,20 +1188,19 @@ pub struct MacRegistrationSearchCriterion {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for MacRegistrationSearchCriterion {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("filterKey", &v.filter_key);
+        w.optional("operation", &v.operation);
+        w.optional("value", &v.value);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MacRegistrationSearchCriterion {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MacRegistrationSearchCriterion,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("filterKey", &v.filter_key);
-            w.optional("operation", &v.operation);
-            w.optional("value", &v.value);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MacRegistrationSearchCriterion {
@@ -1249,18 +1209,13 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationSearchCriterion {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MacRegistrationSearchCriterion,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MacRegistrationSearchCriterion {
+        ) -> Option<MacRegistrationSearchCriterion> {
+            Some(MacRegistrationSearchCriterion {
                 filter_key: f.optional("filterKey"),
                 operation: f.optional("operation"),
                 value: f.optional("value"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1340,28 +1295,26 @@ pub struct NetworkPoolPage {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for NetworkPoolPage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("content", &v.content);
+        w.optional("totalElements", &v.total_elements);
+        w.optional("totalPages", &v.total_pages);
+        w.optional("size", &v.size);
+        w.optional("number", &v.number);
+        w.optional("sort", &v.sort);
+        w.optional("pageable", &v.pageable);
+        w.optional("empty", &v.empty);
+        w.optional("first", &v.first);
+        w.optional("last", &v.last);
+        w.optional("numberOfElements", &v.number_of_elements);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for NetworkPoolPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NetworkPoolPage,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("content", &v.content);
-            w.optional("totalElements", &v.total_elements);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("size", &v.size);
-            w.optional("number", &v.number);
-            w.optional("sort", &v.sort);
-            w.optional("pageable", &v.pageable);
-            w.optional("empty", &v.empty);
-            w.optional("first", &v.first);
-            w.optional("last", &v.last);
-            w.optional("numberOfElements", &v.number_of_elements);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for NetworkPoolPage {
@@ -1370,8 +1323,8 @@ impl<'de> serde::Deserialize<'de> for NetworkPoolPage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<NetworkPoolPage, ruckus_one_runtime::internal::object::FieldError> {
-            let value = NetworkPoolPage {
+        ) -> Option<NetworkPoolPage> {
+            Some(NetworkPoolPage {
                 content: f.optional_list("content"),
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
@@ -1384,9 +1337,7 @@ impl<'de> serde::Deserialize<'de> for NetworkPoolPage {
                 last: f.optional("last"),
                 number_of_elements: f.optional("numberOfElements"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1484,19 +1435,17 @@ pub struct OperationResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for OperationResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("requestId", &v.request_id);
+        w.optional("id", &v.id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for OperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OperationResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("requestId", &v.request_id);
-            w.optional("id", &v.id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for OperationResponse {
@@ -1505,17 +1454,15 @@ impl<'de> serde::Deserialize<'de> for OperationResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            OperationResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = OperationResponse {
-                request_id: f.required("requestId")?,
+        ) -> Option<OperationResponse> {
+            let Some(r0) = f.required("requestId") else {
+                return None;
+            };
+            Some(OperationResponse {
+                request_id: r0,
                 id: f.optional("id"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1586,46 +1533,48 @@ pub struct Pool {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Pool {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("autoCleanup", &v.auto_cleanup);
+        w.optional("expirationType", &v.expiration_type);
+        w.optional("expirationOffset", &v.expiration_offset);
+        w.optional("expirationDate", &v.expiration_date);
+        w.optional("ssidRegex", &v.ssid_regex);
+        w.optional("expirationEnabled", &v.expiration_enabled);
+        w.optional("registrationCount", &v.registration_count);
+        w.optional("defaultAccess", &v.default_access);
+        w.optional("createdDate", &v.created_date);
+        w.optional("policySetId", &v.policy_set_id);
+        w.optional("isReferenced", &v.is_referenced);
+        w.optional("networkCount", &v.network_count);
+        w.optional("identityGroupId", &v.identity_group_id);
+        w.optional("identityId", &v.identity_id);
+        w.optional("_links", &v.links);
+        w.optional_list("links", &v.links_2);
+        w.optional_list("networkIds", &v.network_ids);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Pool {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Pool, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("autoCleanup", &v.auto_cleanup);
-            w.optional("expirationType", &v.expiration_type);
-            w.optional("expirationOffset", &v.expiration_offset);
-            w.optional("expirationDate", &v.expiration_date);
-            w.optional("ssidRegex", &v.ssid_regex);
-            w.optional("expirationEnabled", &v.expiration_enabled);
-            w.optional("registrationCount", &v.registration_count);
-            w.optional("defaultAccess", &v.default_access);
-            w.optional("createdDate", &v.created_date);
-            w.optional("policySetId", &v.policy_set_id);
-            w.optional("isReferenced", &v.is_referenced);
-            w.optional("networkCount", &v.network_count);
-            w.optional("identityGroupId", &v.identity_group_id);
-            w.optional("identityId", &v.identity_id);
-            w.optional("_links", &v.links);
-            w.optional_list("links", &v.links_2);
-            w.optional_list("networkIds", &v.network_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Pool {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Pool, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Pool {
+        fn fields(f: &mut ruckus_one_runtime::internal::object::Fields) -> Option<Pool> {
+            let Some(r0) = f.required("name") else {
+                return None;
+            };
+            Some(Pool {
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: r0,
                 description: f.optional("description"),
                 auto_cleanup: f.optional("autoCleanup"),
                 expiration_type: f.optional("expirationType"),
@@ -1645,9 +1594,7 @@ impl<'de> serde::Deserialize<'de> for Pool {
                 links_2: f.optional_list("links"),
                 network_ids: f.optional_list("networkIds"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1974,28 +1921,26 @@ pub struct Registration {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Registration {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("expirationDate", &v.expiration_date);
+        w.field("revoked", &v.revoked);
+        w.field("macAddress", &v.mac_address);
+        w.optional("username", &v.username);
+        w.optional("email", &v.email);
+        w.optional("location", &v.location);
+        w.optional("deviceName", &v.device_name);
+        w.optional("createdDate", &v.created_date);
+        w.optional("isReferenced", &v.is_referenced);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Registration {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Registration,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("expirationDate", &v.expiration_date);
-            w.field("revoked", &v.revoked);
-            w.field("macAddress", &v.mac_address);
-            w.optional("username", &v.username);
-            w.optional("email", &v.email);
-            w.optional("location", &v.location);
-            w.optional("deviceName", &v.device_name);
-            w.optional("createdDate", &v.created_date);
-            w.optional("isReferenced", &v.is_referenced);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Registration {
@@ -2004,12 +1949,16 @@ impl<'de> serde::Deserialize<'de> for Registration {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Registration, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Registration {
+        ) -> Option<Registration> {
+            let (Some(r0), Some(r1)) = (f.required("revoked"), f.required("macAddress"))
+            else {
+                return None;
+            };
+            Some(Registration {
                 id: f.optional("id"),
                 expiration_date: f.optional("expirationDate"),
-                revoked: f.required("revoked")?,
-                mac_address: f.required("macAddress")?,
+                revoked: r0,
+                mac_address: r1,
                 username: f.optional("username"),
                 email: f.optional("email"),
                 location: f.optional("location"),
@@ -2018,9 +1967,7 @@ impl<'de> serde::Deserialize<'de> for Registration {
                 is_referenced: f.optional("isReferenced"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

@@ -24,23 +24,21 @@ pub struct MessageRegistration {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MessageRegistration {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("templateId", &v.template_id);
+        w.field("usageLocalizationKey", &v.usage_localization_key);
+        w.optional("usageDescriptionFieldOne", &v.usage_description_field_one);
+        w.optional("usageDescriptionFieldTwo", &v.usage_description_field_two);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MessageRegistration {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MessageRegistration,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("templateId", &v.template_id);
-            w.field("usageLocalizationKey", &v.usage_localization_key);
-            w.optional("usageDescriptionFieldOne", &v.usage_description_field_one);
-            w.optional("usageDescriptionFieldTwo", &v.usage_description_field_two);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MessageRegistration {
@@ -49,21 +47,22 @@ impl<'de> serde::Deserialize<'de> for MessageRegistration {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MessageRegistration,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MessageRegistration {
+        ) -> Option<MessageRegistration> {
+            let (Some(r0), Some(r1)) = (
+                f.required("templateId"),
+                f.required("usageLocalizationKey"),
+            ) else {
+                return None;
+            };
+            Some(MessageRegistration {
                 id: f.optional("id"),
-                template_id: f.required("templateId")?,
-                usage_localization_key: f.required("usageLocalizationKey")?,
+                template_id: r0,
+                usage_localization_key: r1,
                 usage_description_field_one: f.optional("usageDescriptionFieldOne"),
                 usage_description_field_two: f.optional("usageDescriptionFieldTwo"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -129,21 +128,19 @@ pub struct PageInformation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PageInformation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("pageSize", &v.page_size);
+        w.optional("pageCount", &v.page_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PageInformation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PageInformation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("pageSize", &v.page_size);
-            w.optional("pageCount", &v.page_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PageInformation {
@@ -152,16 +149,14 @@ impl<'de> serde::Deserialize<'de> for PageInformation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PageInformation, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PageInformation {
+        ) -> Option<PageInformation> {
+            Some(PageInformation {
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
                 page_count: f.optional("pageCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -218,20 +213,19 @@ pub struct PagedRegistrationsRestResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for PagedRegistrationsRestResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("paging", &v.paging);
+        w.optional_list("content", &v.content);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PagedRegistrationsRestResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PagedRegistrationsRestResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("paging", &v.paging);
-            w.optional_list("content", &v.content);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PagedRegistrationsRestResponse {
@@ -240,18 +234,13 @@ impl<'de> serde::Deserialize<'de> for PagedRegistrationsRestResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PagedRegistrationsRestResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PagedRegistrationsRestResponse {
+        ) -> Option<PagedRegistrationsRestResponse> {
+            Some(PagedRegistrationsRestResponse {
                 paging: f.optional("paging"),
                 content: f.optional_list("content"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -305,20 +294,19 @@ pub struct PagedTemplateScopesRestResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for PagedTemplateScopesRestResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("paging", &v.paging);
+        w.optional_list("content", &v.content);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PagedTemplateScopesRestResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PagedTemplateScopesRestResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("paging", &v.paging);
-            w.optional_list("content", &v.content);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PagedTemplateScopesRestResponse {
@@ -327,18 +315,13 @@ impl<'de> serde::Deserialize<'de> for PagedTemplateScopesRestResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PagedTemplateScopesRestResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PagedTemplateScopesRestResponse {
+        ) -> Option<PagedTemplateScopesRestResponse> {
+            Some(PagedTemplateScopesRestResponse {
                 paging: f.optional("paging"),
                 content: f.optional_list("content"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -392,20 +375,18 @@ pub struct PagedTemplatesRestResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PagedTemplatesRestResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("paging", &v.paging);
+        w.optional_list("content", &v.content);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PagedTemplatesRestResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PagedTemplatesRestResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("paging", &v.paging);
-            w.optional_list("content", &v.content);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PagedTemplatesRestResponse {
@@ -414,18 +395,13 @@ impl<'de> serde::Deserialize<'de> for PagedTemplatesRestResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PagedTemplatesRestResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PagedTemplatesRestResponse {
+        ) -> Option<PagedTemplatesRestResponse> {
+            Some(PagedTemplatesRestResponse {
                 paging: f.optional("paging"),
                 content: f.optional_list("content"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -479,20 +455,18 @@ pub struct PagedVariablesRestResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PagedVariablesRestResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("paging", &v.paging);
+        w.optional_list("content", &v.content);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PagedVariablesRestResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PagedVariablesRestResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("paging", &v.paging);
-            w.optional_list("content", &v.content);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PagedVariablesRestResponse {
@@ -501,18 +475,13 @@ impl<'de> serde::Deserialize<'de> for PagedVariablesRestResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PagedVariablesRestResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PagedVariablesRestResponse {
+        ) -> Option<PagedVariablesRestResponse> {
+            Some(PagedVariablesRestResponse {
                 paging: f.optional("paging"),
                 content: f.optional_list("content"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -570,21 +539,22 @@ pub struct Template {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Template {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("nameLocalizationKey", &v.name_localization_key);
+        w.field("userProvidedName", &v.user_provided_name);
+        w.field("messageTemplate", &v.message_template);
+        w.optional("extraFieldOneTemplate", &v.extra_field_one_template);
+        w.optional("editable", &v.editable);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Template {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Template, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("nameLocalizationKey", &v.name_localization_key);
-            w.field("userProvidedName", &v.user_provided_name);
-            w.field("messageTemplate", &v.message_template);
-            w.optional("extraFieldOneTemplate", &v.extra_field_one_template);
-            w.optional("editable", &v.editable);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Template {
@@ -593,19 +563,23 @@ impl<'de> serde::Deserialize<'de> for Template {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Template, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Template {
+        ) -> Option<Template> {
+            let (Some(r0), Some(r1)) = (
+                f.required("userProvidedName"),
+                f.required("messageTemplate"),
+            ) else {
+                return None;
+            };
+            Some(Template {
                 id: f.optional("id"),
                 name_localization_key: f.optional("nameLocalizationKey"),
-                user_provided_name: f.required("userProvidedName")?,
-                message_template: f.required("messageTemplate")?,
+                user_provided_name: r0,
+                message_template: r1,
                 extra_field_one_template: f.optional("extraFieldOneTemplate"),
                 editable: f.optional("editable"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -678,23 +652,21 @@ pub struct TemplateScope {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for TemplateScope {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("messageType", &v.message_type);
+        w.optional("nameLocalizationKey", &v.name_localization_key);
+        w.optional("defaultTemplateId", &v.default_template_id);
+        w.optional_list("registrations", &v.registrations);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for TemplateScope {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &TemplateScope,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("messageType", &v.message_type);
-            w.optional("nameLocalizationKey", &v.name_localization_key);
-            w.optional("defaultTemplateId", &v.default_template_id);
-            w.optional_list("registrations", &v.registrations);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for TemplateScope {
@@ -703,8 +675,8 @@ impl<'de> serde::Deserialize<'de> for TemplateScope {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<TemplateScope, ruckus_one_runtime::internal::object::FieldError> {
-            let value = TemplateScope {
+        ) -> Option<TemplateScope> {
+            Some(TemplateScope {
                 id: f.optional("id"),
                 message_type: f.optional("messageType"),
                 name_localization_key: f.optional("nameLocalizationKey"),
@@ -712,9 +684,7 @@ impl<'de> serde::Deserialize<'de> for TemplateScope {
                 registrations: f.optional_list("registrations"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -847,19 +817,20 @@ pub struct Variable {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Variable {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("variableKey", &v.variable_key);
+        w.optional("nameLocalizationKey", &v.name_localization_key);
+        w.optional("defaultValue", &v.default_value);
+        w.optional("file", &v.file);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Variable {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Variable, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("variableKey", &v.variable_key);
-            w.optional("nameLocalizationKey", &v.name_localization_key);
-            w.optional("defaultValue", &v.default_value);
-            w.optional("file", &v.file);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Variable {
@@ -868,17 +839,15 @@ impl<'de> serde::Deserialize<'de> for Variable {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Variable, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Variable {
+        ) -> Option<Variable> {
+            Some(Variable {
                 variable_key: f.optional("variableKey"),
                 name_localization_key: f.optional("nameLocalizationKey"),
                 default_value: f.optional("defaultValue"),
                 file: f.optional("file"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

@@ -40,35 +40,33 @@ pub struct DelegationData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DelegationData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("priorityIncidents", &v.priority_incidents);
+        w.optional("wifiLicenses", &v.wifi_licenses);
+        w.optional("switchLicenses", &v.switch_licenses);
+        w.optional("earlyExpirationDate", &v.early_expiration_date);
+        w.optional("alarmCount", &v.alarm_count);
+        w.optional("tenantEmail", &v.tenant_email);
+        w.optional("delegatedToEmail", &v.delegated_to_email);
+        w.optional("delegationType", &v.delegation_type);
+        w.optional("tenantName", &v.tenant_name);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional("crtTime", &v.crt_time);
+        w.optional("id", &v.id);
+        w.optional("delegatedToId", &v.delegated_to_id);
+        w.optional("type", &v.type_);
+        w.optional("delegatedToName", &v.delegated_to_name);
+        w.optional("lastUpdTime", &v.last_upd_time);
+        w.optional("status", &v.status);
+        w.optional_list("entitlements", &v.entitlements);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DelegationData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DelegationData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("priorityIncidents", &v.priority_incidents);
-            w.optional("wifiLicenses", &v.wifi_licenses);
-            w.optional("switchLicenses", &v.switch_licenses);
-            w.optional("earlyExpirationDate", &v.early_expiration_date);
-            w.optional("alarmCount", &v.alarm_count);
-            w.optional("tenantEmail", &v.tenant_email);
-            w.optional("delegatedToEmail", &v.delegated_to_email);
-            w.optional("delegationType", &v.delegation_type);
-            w.optional("tenantName", &v.tenant_name);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("crtTime", &v.crt_time);
-            w.optional("id", &v.id);
-            w.optional("delegatedToId", &v.delegated_to_id);
-            w.optional("type", &v.type_);
-            w.optional("delegatedToName", &v.delegated_to_name);
-            w.optional("lastUpdTime", &v.last_upd_time);
-            w.optional("status", &v.status);
-            w.optional_list("entitlements", &v.entitlements);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DelegationData {
@@ -77,8 +75,8 @@ impl<'de> serde::Deserialize<'de> for DelegationData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DelegationData, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DelegationData {
+        ) -> Option<DelegationData> {
+            Some(DelegationData {
                 priority_incidents: f.optional("priorityIncidents"),
                 wifi_licenses: f.optional("wifiLicenses"),
                 switch_licenses: f.optional("switchLicenses"),
@@ -98,9 +96,7 @@ impl<'de> serde::Deserialize<'de> for DelegationData {
                 status: f.optional("status"),
                 entitlements: f.optional_list("entitlements"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -301,57 +297,58 @@ pub struct MspEc {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MspEc {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("streetAddress", &v.street_address);
+        w.optional("city", &v.city);
+        w.optional("state", &v.state);
+        w.optional("country", &v.country);
+        w.optional("postalCode", &v.postal_code);
+        w.optional("mspAdminCount", &v.msp_admin_count);
+        w.optional("mspEcAdminCount", &v.msp_ec_admin_count);
+        w.optional_list("entitlements", &v.entitlements);
+        w.optional("mspTenantId", &v.msp_tenant_id);
+        w.optional("status", &v.status);
+        w.optional("accountType", &v.account_type);
+        w.optional("creationDate", &v.creation_date);
+        w.optional("lastUpdTime", &v.last_upd_time);
+        w.optional_list("mspAdmins", &v.msp_admins);
+        w.optional("mspLabel", &v.msp_label);
+        w.optional("delegatedTo", &v.delegated_to);
+        w.optional("delegationExpiryDate", &v.delegation_expiry_date);
+        w.optional("mspName", &v.msp_name);
+        w.optional("mspecName", &v.mspec_name);
+        w.optional("mspecId", &v.mspec_id);
+        w.optional("wifiLicenses", &v.wifi_licenses);
+        w.optional("switchLicenses", &v.switch_licenses);
+        w.optional("edgeLicenses", &v.edge_licenses);
+        w.optional("virtualEdgeLicenses", &v.virtual_edge_licenses);
+        w.optional("rwgLicenses", &v.rwg_licenses);
+        w.optional("apSwLicenses", &v.ap_sw_licenses);
+        w.optional("tenantType", &v.tenant_type);
+        w.optional("integrator", &v.integrator);
+        w.optional("installer", &v.installer);
+        w.optional_list("integrators", &v.integrators);
+        w.optional_list("installers", &v.installers);
+        w.optional_list("assignedMspEcList", &v.assigned_msp_ec_list);
+        w.optional("mspIntegratorAdminCount", &v.msp_integrator_admin_count);
+        w.optional_list("mspIntegratorAdmins", &v.msp_integrator_admins);
+        w.optional("mspInstallerAdminCount", &v.msp_installer_admin_count);
+        w.optional_list("mspInstallerAdmins", &v.msp_installer_admins);
+        w.optional("priorityIncidents", &v.priority_incidents);
+        w.optional("installerCount", &v.installer_count);
+        w.optional("integratorCount", &v.integrator_count);
+        w.optional("customerCount", &v.customer_count);
+        w.optional("accountTier", &v.account_tier);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MspEc {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MspEc, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("streetAddress", &v.street_address);
-            w.optional("city", &v.city);
-            w.optional("state", &v.state);
-            w.optional("country", &v.country);
-            w.optional("postalCode", &v.postal_code);
-            w.optional("mspAdminCount", &v.msp_admin_count);
-            w.optional("mspEcAdminCount", &v.msp_ec_admin_count);
-            w.optional_list("entitlements", &v.entitlements);
-            w.optional("mspTenantId", &v.msp_tenant_id);
-            w.optional("status", &v.status);
-            w.optional("accountType", &v.account_type);
-            w.optional("creationDate", &v.creation_date);
-            w.optional("lastUpdTime", &v.last_upd_time);
-            w.optional_list("mspAdmins", &v.msp_admins);
-            w.optional("mspLabel", &v.msp_label);
-            w.optional("delegatedTo", &v.delegated_to);
-            w.optional("delegationExpiryDate", &v.delegation_expiry_date);
-            w.optional("mspName", &v.msp_name);
-            w.optional("mspecName", &v.mspec_name);
-            w.optional("mspecId", &v.mspec_id);
-            w.optional("wifiLicenses", &v.wifi_licenses);
-            w.optional("switchLicenses", &v.switch_licenses);
-            w.optional("edgeLicenses", &v.edge_licenses);
-            w.optional("virtualEdgeLicenses", &v.virtual_edge_licenses);
-            w.optional("rwgLicenses", &v.rwg_licenses);
-            w.optional("apSwLicenses", &v.ap_sw_licenses);
-            w.optional("tenantType", &v.tenant_type);
-            w.optional("integrator", &v.integrator);
-            w.optional("installer", &v.installer);
-            w.optional_list("integrators", &v.integrators);
-            w.optional_list("installers", &v.installers);
-            w.optional_list("assignedMspEcList", &v.assigned_msp_ec_list);
-            w.optional("mspIntegratorAdminCount", &v.msp_integrator_admin_count);
-            w.optional_list("mspIntegratorAdmins", &v.msp_integrator_admins);
-            w.optional("mspInstallerAdminCount", &v.msp_installer_admin_count);
-            w.optional_list("mspInstallerAdmins", &v.msp_installer_admins);
-            w.optional("priorityIncidents", &v.priority_incidents);
-            w.optional("installerCount", &v.installer_count);
-            w.optional("integratorCount", &v.integrator_count);
-            w.optional("customerCount", &v.customer_count);
-            w.optional("accountTier", &v.account_tier);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspEc {
@@ -360,8 +357,8 @@ impl<'de> serde::Deserialize<'de> for MspEc {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<MspEc, ruckus_one_runtime::internal::object::FieldError> {
-            let value = MspEc {
+        ) -> Option<MspEc> {
+            Some(MspEc {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 street_address: f.optional("streetAddress"),
@@ -406,9 +403,7 @@ impl<'de> serde::Deserialize<'de> for MspEc {
                 customer_count: f.optional("customerCount"),
                 account_tier: f.optional("accountTier"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -756,66 +751,64 @@ pub struct MspInventoryDevice {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MspInventoryDevice {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("isMeshEnable", &v.is_mesh_enable);
+        w.optional("serialNumber", &v.serial_number);
+        w.optional("crtTime", &v.crt_time);
+        w.optional("lastUpdTime", &v.last_upd_time);
+        w.optional("lastSeenTime", &v.last_seen_time);
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("model", &v.model);
+        w.optional("fwVersion", &v.fw_version);
+        w.optional("venueId", &v.venue_id);
+        w.optional("venueName", &v.venue_name);
+        w.optional("apGroupId", &v.ap_group_id);
+        w.optional("apGroupName", &v.ap_group_name);
+        w.optional("wlanGroup24GId", &v.wlan_group24g_id);
+        w.optional("wlanGroup5GId", &v.wlan_group5g_id);
+        w.optional("configStatus", &v.config_status);
+        w.optional("connectionStatus", &v.connection_status);
+        w.optional("deviceStatus", &v.device_status);
+        w.optional("deviceStatusSeverity", &v.device_status_severity);
+        w.optional("IP", &v.ip);
+        w.optional("extIp", &v.ext_ip);
+        w.optional("externalPort", &v.external_port);
+        w.optional("apMac", &v.ap_mac);
+        w.optional("apStatusData", &v.ap_status_data);
+        w.optional_list("downlink", &v.downlink);
+        w.optional_list("uplink", &v.uplink);
+        w.optional_list("downlink.downMac", &v.downlink_down_mac);
+        w.optional_list("downlink.rssi", &v.downlink_rssi);
+        w.optional_list("downlink.type", &v.downlink_type);
+        w.optional("uplink.upMac", &v.uplink_up_mac);
+        w.optional("uplink.rssi", &v.uplink_rssi);
+        w.optional("meshRole", &v.mesh_role);
+        w.optional("hops", &v.hops);
+        w.optional("deviceGroupId", &v.device_group_id);
+        w.optional("floorplanId", &v.floorplan_id);
+        w.optional_number("xPercent", v.x_percent);
+        w.optional_number("yPercent", v.y_percent);
+        w.optional("clients", &v.clients);
+        w.optional("tags", &v.tags);
+        w.optional("deviceGroupName", &v.device_group_name);
+        w.optional("deviceModelType", &v.device_model_type);
+        w.optional("switchName", &v.switch_name);
+        w.optional("switchSerialNumber", &v.switch_serial_number);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional("deviceType", &v.device_type);
+        w.optional("switchMac", &v.switch_mac);
+        w.optional("customerName", &v.customer_name);
+        w.optional("managedAs", &v.managed_as);
+        w.optional("rogueCategory", &v.rogue_category);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MspInventoryDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MspInventoryDevice,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("isMeshEnable", &v.is_mesh_enable);
-            w.optional("serialNumber", &v.serial_number);
-            w.optional("crtTime", &v.crt_time);
-            w.optional("lastUpdTime", &v.last_upd_time);
-            w.optional("lastSeenTime", &v.last_seen_time);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("model", &v.model);
-            w.optional("fwVersion", &v.fw_version);
-            w.optional("venueId", &v.venue_id);
-            w.optional("venueName", &v.venue_name);
-            w.optional("apGroupId", &v.ap_group_id);
-            w.optional("apGroupName", &v.ap_group_name);
-            w.optional("wlanGroup24GId", &v.wlan_group24g_id);
-            w.optional("wlanGroup5GId", &v.wlan_group5g_id);
-            w.optional("configStatus", &v.config_status);
-            w.optional("connectionStatus", &v.connection_status);
-            w.optional("deviceStatus", &v.device_status);
-            w.optional("deviceStatusSeverity", &v.device_status_severity);
-            w.optional("IP", &v.ip);
-            w.optional("extIp", &v.ext_ip);
-            w.optional("externalPort", &v.external_port);
-            w.optional("apMac", &v.ap_mac);
-            w.optional("apStatusData", &v.ap_status_data);
-            w.optional_list("downlink", &v.downlink);
-            w.optional_list("uplink", &v.uplink);
-            w.optional_list("downlink.downMac", &v.downlink_down_mac);
-            w.optional_list("downlink.rssi", &v.downlink_rssi);
-            w.optional_list("downlink.type", &v.downlink_type);
-            w.optional("uplink.upMac", &v.uplink_up_mac);
-            w.optional("uplink.rssi", &v.uplink_rssi);
-            w.optional("meshRole", &v.mesh_role);
-            w.optional("hops", &v.hops);
-            w.optional("deviceGroupId", &v.device_group_id);
-            w.optional("floorplanId", &v.floorplan_id);
-            w.optional_number("xPercent", v.x_percent);
-            w.optional_number("yPercent", v.y_percent);
-            w.optional("clients", &v.clients);
-            w.optional("tags", &v.tags);
-            w.optional("deviceGroupName", &v.device_group_name);
-            w.optional("deviceModelType", &v.device_model_type);
-            w.optional("switchName", &v.switch_name);
-            w.optional("switchSerialNumber", &v.switch_serial_number);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("deviceType", &v.device_type);
-            w.optional("switchMac", &v.switch_mac);
-            w.optional("customerName", &v.customer_name);
-            w.optional("managedAs", &v.managed_as);
-            w.optional("rogueCategory", &v.rogue_category);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspInventoryDevice {
@@ -824,11 +817,8 @@ impl<'de> serde::Deserialize<'de> for MspInventoryDevice {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MspInventoryDevice,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MspInventoryDevice {
+        ) -> Option<MspInventoryDevice> {
+            Some(MspInventoryDevice {
                 is_mesh_enable: f.optional("isMeshEnable"),
                 serial_number: f.optional("serialNumber"),
                 crt_time: f.optional("crtTime"),
@@ -879,9 +869,7 @@ impl<'de> serde::Deserialize<'de> for MspInventoryDevice {
                 managed_as: f.optional("managedAs"),
                 rogue_category: f.optional("rogueCategory"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1286,51 +1274,49 @@ pub struct MspLegacyBody {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MspLegacyBody {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("msp_admin_id", &v.msp_admin_id);
+        w.optional("msp_admin_role", &v.msp_admin_role);
+        w.optional("email", &v.email);
+        w.optional("user_name", &v.user_name);
+        w.optional("full_name", &v.full_name);
+        w.optional("first_name", &v.first_name);
+        w.optional("last_name", &v.last_name);
+        w.optional("admin_email", &v.admin_email);
+        w.optional("resend", &v.resend);
+        w.optional_list("mspec_list", &v.mspec_list);
+        w.optional("delegation_type", &v.delegation_type);
+        w.optional("delegated_to", &v.delegated_to);
+        w.optional("expiry_date", &v.expiry_date);
+        w.optional("number_of_days", &v.number_of_days);
+        w.optional("isManageAllEcs", &v.is_manage_all_ecs);
+        w.optional("updatedDate", &v.updated_date);
+        w.optional("parentId", &v.parent_id);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional("requestId", &v.request_id);
+        w.optional_list("admin_delegations", &v.admin_delegations);
+        w.optional("admin_firstname", &v.admin_firstname);
+        w.optional("admin_lastname", &v.admin_lastname);
+        w.optional("admin_role", &v.admin_role);
+        w.optional("city", &v.city);
+        w.optional("country", &v.country);
+        w.optional_list("delegations", &v.delegations);
+        w.optional("licenses", &v.licenses);
+        w.optional("name", &v.name);
+        w.optional("postal_code", &v.postal_code);
+        w.optional("service_effective_date", &v.service_effective_date);
+        w.optional("service_expiration_date", &v.service_expiration_date);
+        w.optional("state", &v.state);
+        w.optional("street_address", &v.street_address);
+        w.optional("tenant_type", &v.tenant_type);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MspLegacyBody {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MspLegacyBody,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("msp_admin_id", &v.msp_admin_id);
-            w.optional("msp_admin_role", &v.msp_admin_role);
-            w.optional("email", &v.email);
-            w.optional("user_name", &v.user_name);
-            w.optional("full_name", &v.full_name);
-            w.optional("first_name", &v.first_name);
-            w.optional("last_name", &v.last_name);
-            w.optional("admin_email", &v.admin_email);
-            w.optional("resend", &v.resend);
-            w.optional_list("mspec_list", &v.mspec_list);
-            w.optional("delegation_type", &v.delegation_type);
-            w.optional("delegated_to", &v.delegated_to);
-            w.optional("expiry_date", &v.expiry_date);
-            w.optional("number_of_days", &v.number_of_days);
-            w.optional("isManageAllEcs", &v.is_manage_all_ecs);
-            w.optional("updatedDate", &v.updated_date);
-            w.optional("parentId", &v.parent_id);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("requestId", &v.request_id);
-            w.optional_list("admin_delegations", &v.admin_delegations);
-            w.optional("admin_firstname", &v.admin_firstname);
-            w.optional("admin_lastname", &v.admin_lastname);
-            w.optional("admin_role", &v.admin_role);
-            w.optional("city", &v.city);
-            w.optional("country", &v.country);
-            w.optional_list("delegations", &v.delegations);
-            w.optional("licenses", &v.licenses);
-            w.optional("name", &v.name);
-            w.optional("postal_code", &v.postal_code);
-            w.optional("service_effective_date", &v.service_effective_date);
-            w.optional("service_expiration_date", &v.service_expiration_date);
-            w.optional("state", &v.state);
-            w.optional("street_address", &v.street_address);
-            w.optional("tenant_type", &v.tenant_type);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspLegacyBody {
@@ -1339,8 +1325,8 @@ impl<'de> serde::Deserialize<'de> for MspLegacyBody {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<MspLegacyBody, ruckus_one_runtime::internal::object::FieldError> {
-            let value = MspLegacyBody {
+        ) -> Option<MspLegacyBody> {
+            Some(MspLegacyBody {
                 msp_admin_id: f.optional("msp_admin_id"),
                 msp_admin_role: f.optional("msp_admin_role"),
                 email: f.optional("email"),
@@ -1376,9 +1362,7 @@ impl<'de> serde::Deserialize<'de> for MspLegacyBody {
                 street_address: f.optional("street_address"),
                 tenant_type: f.optional("tenant_type"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1619,19 +1603,17 @@ pub struct MspLegacyBodyAdminDelegation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MspLegacyBodyAdminDelegation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("msp_admin_id", &v.msp_admin_id);
+        w.optional("msp_admin_role", &v.msp_admin_role);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MspLegacyBodyAdminDelegation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MspLegacyBodyAdminDelegation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("msp_admin_id", &v.msp_admin_id);
-            w.optional("msp_admin_role", &v.msp_admin_role);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspLegacyBodyAdminDelegation {
@@ -1640,17 +1622,12 @@ impl<'de> serde::Deserialize<'de> for MspLegacyBodyAdminDelegation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MspLegacyBodyAdminDelegation,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MspLegacyBodyAdminDelegation {
+        ) -> Option<MspLegacyBodyAdminDelegation> {
+            Some(MspLegacyBodyAdminDelegation {
                 msp_admin_id: f.optional("msp_admin_id"),
                 msp_admin_role: f.optional("msp_admin_role"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1696,19 +1673,17 @@ pub struct MspLegacyBodyLicenses {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MspLegacyBodyLicenses {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("assignments", &v.assignments);
+        w.optional("trialAction", &v.trial_action);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MspLegacyBodyLicenses {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MspLegacyBodyLicenses,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("assignments", &v.assignments);
-            w.optional("trialAction", &v.trial_action);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspLegacyBodyLicenses {
@@ -1717,17 +1692,12 @@ impl<'de> serde::Deserialize<'de> for MspLegacyBodyLicenses {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MspLegacyBodyLicenses,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MspLegacyBodyLicenses {
+        ) -> Option<MspLegacyBodyLicenses> {
+            Some(MspLegacyBodyLicenses {
                 assignments: f.optional_list("assignments"),
                 trial_action: f.optional("trialAction"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1780,21 +1750,20 @@ pub struct MspLegacyBodyLicensesAssignment {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for MspLegacyBodyLicensesAssignment {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("deviceSubType", &v.device_sub_type);
+        w.optional("deviceType", &v.device_type);
+        w.optional("isTrial", &v.is_trial);
+        w.optional("quantity", &v.quantity);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MspLegacyBodyLicensesAssignment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MspLegacyBodyLicensesAssignment,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("deviceSubType", &v.device_sub_type);
-            w.optional("deviceType", &v.device_type);
-            w.optional("isTrial", &v.is_trial);
-            w.optional("quantity", &v.quantity);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspLegacyBodyLicensesAssignment {
@@ -1803,19 +1772,14 @@ impl<'de> serde::Deserialize<'de> for MspLegacyBodyLicensesAssignment {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MspLegacyBodyLicensesAssignment,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MspLegacyBodyLicensesAssignment {
+        ) -> Option<MspLegacyBodyLicensesAssignment> {
+            Some(MspLegacyBodyLicensesAssignment {
                 device_sub_type: f.optional("deviceSubType"),
                 device_type: f.optional("deviceType"),
                 is_trial: f.optional("isTrial"),
                 quantity: f.optional("quantity"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1877,23 +1841,21 @@ pub struct MspLogoFileData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MspLogoFileData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("createdDate", &v.created_date);
+        w.optional("updatedDate", &v.updated_date);
+        w.optional("parentId", &v.parent_id);
+        w.optional("logo_fileuuid", &v.logo_fileuuid);
+        w.optional("logo_file_name", &v.logo_file_name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MspLogoFileData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MspLogoFileData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("updatedDate", &v.updated_date);
-            w.optional("parentId", &v.parent_id);
-            w.optional("logo_fileuuid", &v.logo_fileuuid);
-            w.optional("logo_file_name", &v.logo_file_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspLogoFileData {
@@ -1902,8 +1864,8 @@ impl<'de> serde::Deserialize<'de> for MspLogoFileData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<MspLogoFileData, ruckus_one_runtime::internal::object::FieldError> {
-            let value = MspLogoFileData {
+        ) -> Option<MspLogoFileData> {
+            Some(MspLogoFileData {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
                 updated_date: f.optional("updatedDate"),
@@ -1911,9 +1873,7 @@ impl<'de> serde::Deserialize<'de> for MspLogoFileData {
                 logo_fileuuid: f.optional("logo_fileuuid"),
                 logo_file_name: f.optional("logo_file_name"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2021,37 +1981,38 @@ pub struct MspView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MspView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("msp_label", &v.msp_label);
+        w.optional("logo_uuid", &v.logo_uuid);
+        w.optional("alarm_notification_logo_uuid", &v.alarm_notification_logo_uuid);
+        w.optional("ping_notification_logo_uuid", &v.ping_notification_logo_uuid);
+        w.optional("mlisa_logo_uuid", &v.mlisa_logo_uuid);
+        w.optional("ping_login_logo_uuid", &v.ping_login_logo_uuid);
+        w.optional("default_logo_uuid", &v.default_logo_uuid);
+        w.optional("msp_fqdn", &v.msp_fqdn);
+        w.optional("contact_support_url", &v.contact_support_url);
+        w.optional("contact_support_behavior", &v.contact_support_behavior);
+        w.optional("open_case_url", &v.open_case_url);
+        w.optional("open_case_behavior", &v.open_case_behavior);
+        w.optional("my_open_case_url", &v.my_open_case_url);
+        w.optional("my_open_case_behavior", &v.my_open_case_behavior);
+        w.optional("change_password_url", &v.change_password_url);
+        w.optional("msp_phone", &v.msp_phone);
+        w.optional("msp_email", &v.msp_email);
+        w.optional("msp_website", &v.msp_website);
+        w.optional("msp_external_id", &v.msp_external_id);
+        w.optional("msp_tenant_name", &v.msp_tenant_name);
+        w.optional_list("mspLogoFileDataList", &v.msp_logo_file_data_list);
+        w.optional("preferredWisprProvider", &v.preferred_wispr_provider);
+        w.optional("domain_suffix", &v.domain_suffix);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MspView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MspView, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("msp_label", &v.msp_label);
-            w.optional("logo_uuid", &v.logo_uuid);
-            w.optional("alarm_notification_logo_uuid", &v.alarm_notification_logo_uuid);
-            w.optional("ping_notification_logo_uuid", &v.ping_notification_logo_uuid);
-            w.optional("mlisa_logo_uuid", &v.mlisa_logo_uuid);
-            w.optional("ping_login_logo_uuid", &v.ping_login_logo_uuid);
-            w.optional("default_logo_uuid", &v.default_logo_uuid);
-            w.optional("msp_fqdn", &v.msp_fqdn);
-            w.optional("contact_support_url", &v.contact_support_url);
-            w.optional("contact_support_behavior", &v.contact_support_behavior);
-            w.optional("open_case_url", &v.open_case_url);
-            w.optional("open_case_behavior", &v.open_case_behavior);
-            w.optional("my_open_case_url", &v.my_open_case_url);
-            w.optional("my_open_case_behavior", &v.my_open_case_behavior);
-            w.optional("change_password_url", &v.change_password_url);
-            w.optional("msp_phone", &v.msp_phone);
-            w.optional("msp_email", &v.msp_email);
-            w.optional("msp_website", &v.msp_website);
-            w.optional("msp_external_id", &v.msp_external_id);
-            w.optional("msp_tenant_name", &v.msp_tenant_name);
-            w.optional_list("mspLogoFileDataList", &v.msp_logo_file_data_list);
-            w.optional("preferredWisprProvider", &v.preferred_wispr_provider);
-            w.optional("domain_suffix", &v.domain_suffix);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspView {
@@ -2060,8 +2021,8 @@ impl<'de> serde::Deserialize<'de> for MspView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<MspView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = MspView {
+        ) -> Option<MspView> {
+            Some(MspView {
                 msp_label: f.optional("msp_label"),
                 logo_uuid: f.optional("logo_uuid"),
                 alarm_notification_logo_uuid: f.optional("alarm_notification_logo_uuid"),
@@ -2086,9 +2047,7 @@ impl<'de> serde::Deserialize<'de> for MspView {
                 preferred_wispr_provider: f.optional("preferredWisprProvider"),
                 domain_suffix: f.optional("domain_suffix"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2282,27 +2241,25 @@ pub struct PreferredWisprProvider {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PreferredWisprProvider {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("createdDate", &v.created_date);
+        w.optional("updatedDate", &v.updated_date);
+        w.field("providerName", &v.provider_name);
+        w.optional("apiKey", &v.api_key);
+        w.optional("apiSecret", &v.api_secret);
+        w.optional("customExternalProvider", &v.custom_external_provider);
+        w.optional("auth", &v.auth);
+        w.optional("acct", &v.acct);
+        w.optional("parentId", &v.parent_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PreferredWisprProvider {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PreferredWisprProvider,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("updatedDate", &v.updated_date);
-            w.field("providerName", &v.provider_name);
-            w.optional("apiKey", &v.api_key);
-            w.optional("apiSecret", &v.api_secret);
-            w.optional("customExternalProvider", &v.custom_external_provider);
-            w.optional("auth", &v.auth);
-            w.optional("acct", &v.acct);
-            w.optional("parentId", &v.parent_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PreferredWisprProvider {
@@ -2311,15 +2268,15 @@ impl<'de> serde::Deserialize<'de> for PreferredWisprProvider {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PreferredWisprProvider,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PreferredWisprProvider {
+        ) -> Option<PreferredWisprProvider> {
+            let Some(r0) = f.required("providerName") else {
+                return None;
+            };
+            Some(PreferredWisprProvider {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
                 updated_date: f.optional("updatedDate"),
-                provider_name: f.required("providerName")?,
+                provider_name: r0,
                 api_key: f.optional("apiKey"),
                 api_secret: f.optional("apiSecret"),
                 custom_external_provider: f.optional("customExternalProvider"),
@@ -2327,9 +2284,7 @@ impl<'de> serde::Deserialize<'de> for PreferredWisprProvider {
                 acct: f.optional("acct"),
                 parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2421,21 +2376,19 @@ pub struct PriorityIncidents {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PriorityIncidents {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("p1", &v.p1);
+        w.optional("p2", &v.p2);
+        w.optional("p3", &v.p3);
+        w.optional("p4", &v.p4);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PriorityIncidents {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PriorityIncidents,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("p1", &v.p1);
-            w.optional("p2", &v.p2);
-            w.optional("p3", &v.p3);
-            w.optional("p4", &v.p4);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PriorityIncidents {
@@ -2444,19 +2397,14 @@ impl<'de> serde::Deserialize<'de> for PriorityIncidents {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PriorityIncidents,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PriorityIncidents {
+        ) -> Option<PriorityIncidents> {
+            Some(PriorityIncidents {
                 p1: f.optional("p1"),
                 p2: f.optional("p2"),
                 p3: f.optional("p3"),
                 p4: f.optional("p4"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2518,24 +2466,22 @@ pub struct QueryResponseMspEc {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for QueryResponseMspEc {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryResponseMspEc {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseMspEc,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseMspEc {
@@ -2544,11 +2490,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMspEc {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseMspEc,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseMspEc {
+        ) -> Option<QueryResponseMspEc> {
+            Some(QueryResponseMspEc {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -2557,9 +2500,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMspEc {
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2642,24 +2583,23 @@ pub struct QueryResponseMspInventoryDevice {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponseMspInventoryDevice {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryResponseMspInventoryDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseMspInventoryDevice,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseMspInventoryDevice {
@@ -2668,11 +2608,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMspInventoryDevice {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseMspInventoryDevice,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseMspInventoryDevice {
+        ) -> Option<QueryResponseMspInventoryDevice> {
+            Some(QueryResponseMspInventoryDevice {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -2681,9 +2618,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMspInventoryDevice {
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2760,16 +2695,17 @@ pub struct Radius {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Radius {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("primary", &v.primary);
+        w.optional("secondary", &v.secondary);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Radius {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Radius, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("primary", &v.primary);
-            w.optional("secondary", &v.secondary);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Radius {
@@ -2778,14 +2714,12 @@ impl<'de> serde::Deserialize<'de> for Radius {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Radius, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Radius {
+        ) -> Option<Radius> {
+            Some(Radius {
                 primary: f.optional("primary"),
                 secondary: f.optional("secondary"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2832,20 +2766,18 @@ pub struct RadiusServer {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for RadiusServer {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("ip", &v.ip);
+        w.optional("port", &v.port);
+        w.field("sharedSecret", &v.shared_secret);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for RadiusServer {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RadiusServer,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("ip", &v.ip);
-            w.optional("port", &v.port);
-            w.field("sharedSecret", &v.shared_secret);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for RadiusServer {
@@ -2854,15 +2786,17 @@ impl<'de> serde::Deserialize<'de> for RadiusServer {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<RadiusServer, ruckus_one_runtime::internal::object::FieldError> {
-            let value = RadiusServer {
-                ip: f.required("ip")?,
-                port: f.optional("port"),
-                shared_secret: f.required("sharedSecret")?,
-                additional_fields: f.rest(),
+        ) -> Option<RadiusServer> {
+            let (Some(r0), Some(r1)) = (f.required("ip"), f.required("sharedSecret"))
+            else {
+                return None;
             };
-            f.check()?;
-            Ok(value)
+            Some(RadiusServer {
+                ip: r0,
+                port: f.optional("port"),
+                shared_secret: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2937,37 +2871,35 @@ pub struct UpdateMspRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UpdateMspRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("msp_label", &v.msp_label);
+        w.optional("logo_uuid", &v.logo_uuid);
+        w.optional("alarm_notification_logo_uuid", &v.alarm_notification_logo_uuid);
+        w.optional("ping_notification_logo_uuid", &v.ping_notification_logo_uuid);
+        w.optional("mlisa_logo_uuid", &v.mlisa_logo_uuid);
+        w.optional("ping_login_logo_uuid", &v.ping_login_logo_uuid);
+        w.optional("default_logo_uuid", &v.default_logo_uuid);
+        w.optional("msp_fqdn", &v.msp_fqdn);
+        w.optional("contact_support_url", &v.contact_support_url);
+        w.optional("contact_support_behavior", &v.contact_support_behavior);
+        w.optional("open_case_url", &v.open_case_url);
+        w.optional("open_case_behavior", &v.open_case_behavior);
+        w.optional("my_open_case_url", &v.my_open_case_url);
+        w.optional("my_open_case_behavior", &v.my_open_case_behavior);
+        w.optional("change_password_url", &v.change_password_url);
+        w.optional("msp_phone", &v.msp_phone);
+        w.optional("msp_email", &v.msp_email);
+        w.optional("msp_website", &v.msp_website);
+        w.optional_list("mspLogoFileDataList", &v.msp_logo_file_data_list);
+        w.optional("preferredWisprProvider", &v.preferred_wispr_provider);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UpdateMspRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UpdateMspRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("msp_label", &v.msp_label);
-            w.optional("logo_uuid", &v.logo_uuid);
-            w.optional("alarm_notification_logo_uuid", &v.alarm_notification_logo_uuid);
-            w.optional("ping_notification_logo_uuid", &v.ping_notification_logo_uuid);
-            w.optional("mlisa_logo_uuid", &v.mlisa_logo_uuid);
-            w.optional("ping_login_logo_uuid", &v.ping_login_logo_uuid);
-            w.optional("default_logo_uuid", &v.default_logo_uuid);
-            w.optional("msp_fqdn", &v.msp_fqdn);
-            w.optional("contact_support_url", &v.contact_support_url);
-            w.optional("contact_support_behavior", &v.contact_support_behavior);
-            w.optional("open_case_url", &v.open_case_url);
-            w.optional("open_case_behavior", &v.open_case_behavior);
-            w.optional("my_open_case_url", &v.my_open_case_url);
-            w.optional("my_open_case_behavior", &v.my_open_case_behavior);
-            w.optional("change_password_url", &v.change_password_url);
-            w.optional("msp_phone", &v.msp_phone);
-            w.optional("msp_email", &v.msp_email);
-            w.optional("msp_website", &v.msp_website);
-            w.optional_list("mspLogoFileDataList", &v.msp_logo_file_data_list);
-            w.optional("preferredWisprProvider", &v.preferred_wispr_provider);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpdateMspRequest {
@@ -2976,9 +2908,12 @@ impl<'de> serde::Deserialize<'de> for UpdateMspRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<UpdateMspRequest, ruckus_one_runtime::internal::object::FieldError> {
-            let value = UpdateMspRequest {
-                msp_label: f.required("msp_label")?,
+        ) -> Option<UpdateMspRequest> {
+            let Some(r0) = f.required("msp_label") else {
+                return None;
+            };
+            Some(UpdateMspRequest {
+                msp_label: r0,
                 logo_uuid: f.optional("logo_uuid"),
                 alarm_notification_logo_uuid: f.optional("alarm_notification_logo_uuid"),
                 ping_notification_logo_uuid: f.optional("ping_notification_logo_uuid"),
@@ -2999,9 +2934,7 @@ impl<'de> serde::Deserialize<'de> for UpdateMspRequest {
                 msp_logo_file_data_list: f.optional_list("mspLogoFileDataList"),
                 preferred_wispr_provider: f.optional("preferredWisprProvider"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3179,40 +3112,35 @@ pub struct ViewmodelEntitlement {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ViewmodelEntitlement {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("expirationDateTs", &v.expiration_date_ts);
+        w.optional("consumed", &v.consumed);
+        w.optional("quantity", &v.quantity);
+        w.optional("entitlementDeviceType", &v.entitlement_device_type);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional("type", &v.type_);
+        w.optional("expirationDate", &v.expiration_date);
+        w.optional("entitlementDeviceSubType", &v.entitlement_device_sub_type);
+        w.optional("toBeRemovedQuantity", &v.to_be_removed_quantity);
+        w.optional("accountType", &v.account_type);
+        w.optional("wifiDeviceCount", &v.wifi_device_count);
+        w.optional("switchDeviceCount", &v.switch_device_count);
+        w.optional("edgeDeviceCount", &v.edge_device_count);
+        w.optional("virtualEdgeDeviceCount", &v.virtual_edge_device_count);
+        w.optional("rwgDeviceCount", &v.rwg_device_count);
+        w.optional("adaptivePolicyCount", &v.adaptive_policy_count);
+        w.optional("piNetworkCount", &v.pi_network_count);
+        w.optional("outOfComplianceDevices", &v.out_of_compliance_devices);
+        w.optional("futureOutOfComplianceDevices", &v.future_out_of_compliance_devices);
+        w.optional("futureOfComplianceDate", &v.future_of_compliance_date);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ViewmodelEntitlement {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ViewmodelEntitlement,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("expirationDateTs", &v.expiration_date_ts);
-            w.optional("consumed", &v.consumed);
-            w.optional("quantity", &v.quantity);
-            w.optional("entitlementDeviceType", &v.entitlement_device_type);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("type", &v.type_);
-            w.optional("expirationDate", &v.expiration_date);
-            w.optional("entitlementDeviceSubType", &v.entitlement_device_sub_type);
-            w.optional("toBeRemovedQuantity", &v.to_be_removed_quantity);
-            w.optional("accountType", &v.account_type);
-            w.optional("wifiDeviceCount", &v.wifi_device_count);
-            w.optional("switchDeviceCount", &v.switch_device_count);
-            w.optional("edgeDeviceCount", &v.edge_device_count);
-            w.optional("virtualEdgeDeviceCount", &v.virtual_edge_device_count);
-            w.optional("rwgDeviceCount", &v.rwg_device_count);
-            w.optional("adaptivePolicyCount", &v.adaptive_policy_count);
-            w.optional("piNetworkCount", &v.pi_network_count);
-            w.optional("outOfComplianceDevices", &v.out_of_compliance_devices);
-            w.optional(
-                "futureOutOfComplianceDevices",
-                &v.future_out_of_compliance_devices,
-            );
-            w.optional("futureOfComplianceDate", &v.future_of_compliance_date);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ViewmodelEntitlement {
@@ -3221,11 +3149,8 @@ impl<'de> serde::Deserialize<'de> for ViewmodelEntitlement {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ViewmodelEntitlement,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ViewmodelEntitlement {
+        ) -> Option<ViewmodelEntitlement> {
+            Some(ViewmodelEntitlement {
                 expiration_date_ts: f.optional("expirationDateTs"),
                 consumed: f.optional("consumed"),
                 quantity: f.optional("quantity"),
@@ -3248,9 +3173,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelEntitlement {
                     .optional("futureOutOfComplianceDevices"),
                 future_of_compliance_date: f.optional("futureOfComplianceDate"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

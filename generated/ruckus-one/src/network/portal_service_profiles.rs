@@ -24,24 +24,22 @@ pub struct ComponentDisplay {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ComponentDisplay {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("logo", &v.logo);
+        w.optional("welcome", &v.welcome);
+        w.optional("photo", &v.photo);
+        w.optional("secondaryText", &v.secondary_text);
+        w.optional("termsConditions", &v.terms_conditions);
+        w.optional("poweredBy", &v.powered_by);
+        w.optional("wifi4eu", &v.wifi4eu);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ComponentDisplay {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ComponentDisplay,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("logo", &v.logo);
-            w.optional("welcome", &v.welcome);
-            w.optional("photo", &v.photo);
-            w.optional("secondaryText", &v.secondary_text);
-            w.optional("termsConditions", &v.terms_conditions);
-            w.optional("poweredBy", &v.powered_by);
-            w.optional("wifi4eu", &v.wifi4eu);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ComponentDisplay {
@@ -50,8 +48,8 @@ impl<'de> serde::Deserialize<'de> for ComponentDisplay {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ComponentDisplay, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ComponentDisplay {
+        ) -> Option<ComponentDisplay> {
+            Some(ComponentDisplay {
                 logo: f.optional("logo"),
                 welcome: f.optional("welcome"),
                 photo: f.optional("photo"),
@@ -60,9 +58,7 @@ impl<'de> serde::Deserialize<'de> for ComponentDisplay {
                 powered_by: f.optional("poweredBy"),
                 wifi4eu: f.optional("wifi4eu"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -136,19 +132,18 @@ pub struct OperationResponsePortalServiceProfile {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for OperationResponsePortalServiceProfile {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for OperationResponsePortalServiceProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OperationResponsePortalServiceProfile,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for OperationResponsePortalServiceProfile {
@@ -157,17 +152,12 @@ impl<'de> serde::Deserialize<'de> for OperationResponsePortalServiceProfile {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            OperationResponsePortalServiceProfile,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = OperationResponsePortalServiceProfile {
+        ) -> Option<OperationResponsePortalServiceProfile> {
+            Some(OperationResponsePortalServiceProfile {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -210,18 +200,17 @@ pub struct OperationResponsePortalServiceProfileDto {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for OperationResponsePortalServiceProfileDto {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for OperationResponsePortalServiceProfileDto {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OperationResponsePortalServiceProfileDto,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for OperationResponsePortalServiceProfileDto {
@@ -230,16 +219,11 @@ impl<'de> serde::Deserialize<'de> for OperationResponsePortalServiceProfileDto {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            OperationResponsePortalServiceProfileDto,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = OperationResponsePortalServiceProfileDto {
+        ) -> Option<OperationResponsePortalServiceProfileDto> {
+            Some(OperationResponsePortalServiceProfileDto {
                 request_id: f.optional("requestId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -287,23 +271,21 @@ pub struct PortalServiceProfile {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PortalServiceProfile {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("content", &v.content);
+        w.optional("id", &v.id);
+        w.optional("serviceName", &v.service_name);
+        w.optional("tags", &v.tags);
+        w.optional("name", &v.name);
+        w.optional_list("network", &v.network);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PortalServiceProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PortalServiceProfile,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("content", &v.content);
-            w.optional("id", &v.id);
-            w.optional("serviceName", &v.service_name);
-            w.optional("tags", &v.tags);
-            w.optional("name", &v.name);
-            w.optional_list("network", &v.network);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PortalServiceProfile {
@@ -312,11 +294,8 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfile {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PortalServiceProfile,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PortalServiceProfile {
+        ) -> Option<PortalServiceProfile> {
+            Some(PortalServiceProfile {
                 content: f.optional("content"),
                 id: f.optional("id"),
                 service_name: f.optional("serviceName"),
@@ -324,9 +303,7 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfile {
                 name: f.optional("name"),
                 network: f.optional_list("network"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -443,44 +420,42 @@ pub struct PortalServiceProfileContent {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PortalServiceProfileContent {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("bgImageChecksum", &v.bg_image_checksum);
+        w.optional("photoChecksum", &v.photo_checksum);
+        w.optional("logoChecksum", &v.logo_checksum);
+        w.optional("poweredImgChecksum", &v.powered_img_checksum);
+        w.optional("welcomeText", &v.welcome_text);
+        w.optional("welcomeColor", &v.welcome_color);
+        w.optional("bgImage", &v.bg_image);
+        w.optional("bgColor", &v.bg_color);
+        w.optional("welcomeSize", &v.welcome_size);
+        w.optional("photo", &v.photo);
+        w.optional("photoRatio", &v.photo_ratio);
+        w.optional("logo", &v.logo);
+        w.optional("logoRatio", &v.logo_ratio);
+        w.optional("secondaryText", &v.secondary_text);
+        w.optional("secondaryColor", &v.secondary_color);
+        w.optional("secondarySize", &v.secondary_size);
+        w.optional("buttonColor", &v.button_color);
+        w.optional("poweredBgColor", &v.powered_bg_color);
+        w.optional("poweredColor", &v.powered_color);
+        w.optional("poweredSize", &v.powered_size);
+        w.optional("poweredImg", &v.powered_img);
+        w.optional("poweredImgRatio", &v.powered_img_ratio);
+        w.optional("wifi4EUNetworkId", &v.wifi4_eu_network_id);
+        w.optional("termsCondition", &v.terms_condition);
+        w.optional("componentDisplay", &v.component_display);
+        w.optional("displayLangCode", &v.display_lang_code);
+        w.optional("alternativeLang", &v.alternative_lang);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PortalServiceProfileContent {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PortalServiceProfileContent,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("bgImageChecksum", &v.bg_image_checksum);
-            w.optional("photoChecksum", &v.photo_checksum);
-            w.optional("logoChecksum", &v.logo_checksum);
-            w.optional("poweredImgChecksum", &v.powered_img_checksum);
-            w.optional("welcomeText", &v.welcome_text);
-            w.optional("welcomeColor", &v.welcome_color);
-            w.optional("bgImage", &v.bg_image);
-            w.optional("bgColor", &v.bg_color);
-            w.optional("welcomeSize", &v.welcome_size);
-            w.optional("photo", &v.photo);
-            w.optional("photoRatio", &v.photo_ratio);
-            w.optional("logo", &v.logo);
-            w.optional("logoRatio", &v.logo_ratio);
-            w.optional("secondaryText", &v.secondary_text);
-            w.optional("secondaryColor", &v.secondary_color);
-            w.optional("secondarySize", &v.secondary_size);
-            w.optional("buttonColor", &v.button_color);
-            w.optional("poweredBgColor", &v.powered_bg_color);
-            w.optional("poweredColor", &v.powered_color);
-            w.optional("poweredSize", &v.powered_size);
-            w.optional("poweredImg", &v.powered_img);
-            w.optional("poweredImgRatio", &v.powered_img_ratio);
-            w.optional("wifi4EUNetworkId", &v.wifi4_eu_network_id);
-            w.optional("termsCondition", &v.terms_condition);
-            w.optional("componentDisplay", &v.component_display);
-            w.optional("displayLangCode", &v.display_lang_code);
-            w.optional("alternativeLang", &v.alternative_lang);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PortalServiceProfileContent {
@@ -489,11 +464,8 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileContent {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PortalServiceProfileContent,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PortalServiceProfileContent {
+        ) -> Option<PortalServiceProfileContent> {
+            Some(PortalServiceProfileContent {
                 bg_image_checksum: f.optional("bgImageChecksum"),
                 photo_checksum: f.optional("photoChecksum"),
                 logo_checksum: f.optional("logoChecksum"),
@@ -522,9 +494,7 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileContent {
                 display_lang_code: f.optional("displayLangCode"),
                 alternative_lang: f.optional("alternativeLang"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -735,25 +705,24 @@ pub struct PortalServiceProfileContentAlternativeLang {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for PortalServiceProfileContentAlternativeLang {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("cs", &v.cs);
+        w.optional("de", &v.de);
+        w.optional("el", &v.el);
+        w.optional("fi", &v.fi);
+        w.optional("fr", &v.fr);
+        w.optional("hu", &v.hu);
+        w.optional("it", &v.it);
+        w.optional("zh_TW", &v.zh_tw);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PortalServiceProfileContentAlternativeLang {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PortalServiceProfileContentAlternativeLang,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("cs", &v.cs);
-            w.optional("de", &v.de);
-            w.optional("el", &v.el);
-            w.optional("fi", &v.fi);
-            w.optional("fr", &v.fr);
-            w.optional("hu", &v.hu);
-            w.optional("it", &v.it);
-            w.optional("zh_TW", &v.zh_tw);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PortalServiceProfileContentAlternativeLang {
@@ -762,11 +731,8 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileContentAlternativeLang
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PortalServiceProfileContentAlternativeLang,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PortalServiceProfileContentAlternativeLang {
+        ) -> Option<PortalServiceProfileContentAlternativeLang> {
+            Some(PortalServiceProfileContentAlternativeLang {
                 cs: f.optional("cs"),
                 de: f.optional("de"),
                 el: f.optional("el"),
@@ -776,9 +742,7 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileContentAlternativeLang
                 it: f.optional("it"),
                 zh_tw: f.optional("zh_TW"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -863,18 +827,16 @@ pub struct PortalServiceProfileImage {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PortalServiceProfileImage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("image", &v.image);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PortalServiceProfileImage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PortalServiceProfileImage,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("image", &v.image);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PortalServiceProfileImage {
@@ -883,15 +845,14 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileImage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PortalServiceProfileImage,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PortalServiceProfileImage {
-                image: f.required("image")?,
-                additional_fields: f.rest(),
+        ) -> Option<PortalServiceProfileImage> {
+            let Some(r0) = f.required("image") else {
+                return None;
             };
-            Ok(value)
+            Some(PortalServiceProfileImage {
+                image: r0,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -926,21 +887,20 @@ pub struct PortalServiceProfileQueryData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for PortalServiceProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("displayLangCode", &v.display_lang_code);
+        w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PortalServiceProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PortalServiceProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("displayLangCode", &v.display_lang_code);
-            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PortalServiceProfileQueryData {
@@ -949,19 +909,14 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PortalServiceProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PortalServiceProfileQueryData {
+        ) -> Option<PortalServiceProfileQueryData> {
+            Some(PortalServiceProfileQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 display_lang_code: f.optional("displayLangCode"),
                 wifi_network_ids: f.optional_list("wifiNetworkIds"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1027,26 +982,25 @@ pub struct QueryResponsePortalServiceProfileQueryData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponsePortalServiceProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.optional_list("content", &v.content);
+        w.optional("paging", &v.paging);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryResponsePortalServiceProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponsePortalServiceProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.optional_list("content", &v.content);
-            w.optional("paging", &v.paging);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponsePortalServiceProfileQueryData {
@@ -1055,11 +1009,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponsePortalServiceProfileQueryData
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponsePortalServiceProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponsePortalServiceProfileQueryData {
+        ) -> Option<QueryResponsePortalServiceProfileQueryData> {
+            Some(QueryResponsePortalServiceProfileQueryData {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -1070,9 +1021,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponsePortalServiceProfileQueryData
                 content: f.optional_list("content"),
                 paging: f.optional("paging"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1180,23 +1129,22 @@ pub struct QueryResponsePortalServiceProfileQueryDataContentItem {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponsePortalServiceProfileQueryDataContentItem {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("content", &v.content);
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional_list("networkIds", &v.network_ids);
+        w.optional("serviceName", &v.service_name);
+        w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryResponsePortalServiceProfileQueryDataContentItem {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponsePortalServiceProfileQueryDataContentItem,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("content", &v.content);
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional_list("networkIds", &v.network_ids);
-            w.optional("serviceName", &v.service_name);
-            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de>
@@ -1206,11 +1154,8 @@ for QueryResponsePortalServiceProfileQueryDataContentItem {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponsePortalServiceProfileQueryDataContentItem,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponsePortalServiceProfileQueryDataContentItem {
+        ) -> Option<QueryResponsePortalServiceProfileQueryDataContentItem> {
+            Some(QueryResponsePortalServiceProfileQueryDataContentItem {
                 content: f.optional("content"),
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -1218,9 +1163,7 @@ for QueryResponsePortalServiceProfileQueryDataContentItem {
                 service_name: f.optional("serviceName"),
                 wifi_network_ids: f.optional_list("wifiNetworkIds"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1339,40 +1282,39 @@ pub struct QueryResponsePortalServiceProfileQueryDataContentItemContent {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponsePortalServiceProfileQueryDataContentItemContent {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("alternativeLang", &v.alternative_lang);
+        w.optional("bgColor", &v.bg_color);
+        w.optional("bgImage", &v.bg_image);
+        w.optional("buttonColor", &v.button_color);
+        w.optional("componentDisplay", &v.component_display);
+        w.optional("displayLangCode", &v.display_lang_code);
+        w.optional("logo", &v.logo);
+        w.optional("logoRatio", &v.logo_ratio);
+        w.optional("photo", &v.photo);
+        w.optional("photoRatio", &v.photo_ratio);
+        w.optional("poweredBgColor", &v.powered_bg_color);
+        w.optional("poweredColor", &v.powered_color);
+        w.optional("poweredImg", &v.powered_img);
+        w.optional("poweredImgRatio", &v.powered_img_ratio);
+        w.optional("poweredSize", &v.powered_size);
+        w.optional("secondaryColor", &v.secondary_color);
+        w.optional("secondarySize", &v.secondary_size);
+        w.optional("secondaryText", &v.secondary_text);
+        w.optional("termsCondition", &v.terms_condition);
+        w.optional("welcomeColor", &v.welcome_color);
+        w.optional("welcomeSize", &v.welcome_size);
+        w.optional("welcomeText", &v.welcome_text);
+        w.optional("wifi4EUNetworkId", &v.wifi4_eu_network_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryResponsePortalServiceProfileQueryDataContentItemContent {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponsePortalServiceProfileQueryDataContentItemContent,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("alternativeLang", &v.alternative_lang);
-            w.optional("bgColor", &v.bg_color);
-            w.optional("bgImage", &v.bg_image);
-            w.optional("buttonColor", &v.button_color);
-            w.optional("componentDisplay", &v.component_display);
-            w.optional("displayLangCode", &v.display_lang_code);
-            w.optional("logo", &v.logo);
-            w.optional("logoRatio", &v.logo_ratio);
-            w.optional("photo", &v.photo);
-            w.optional("photoRatio", &v.photo_ratio);
-            w.optional("poweredBgColor", &v.powered_bg_color);
-            w.optional("poweredColor", &v.powered_color);
-            w.optional("poweredImg", &v.powered_img);
-            w.optional("poweredImgRatio", &v.powered_img_ratio);
-            w.optional("poweredSize", &v.powered_size);
-            w.optional("secondaryColor", &v.secondary_color);
-            w.optional("secondarySize", &v.secondary_size);
-            w.optional("secondaryText", &v.secondary_text);
-            w.optional("termsCondition", &v.terms_condition);
-            w.optional("welcomeColor", &v.welcome_color);
-            w.optional("welcomeSize", &v.welcome_size);
-            w.optional("welcomeText", &v.welcome_text);
-            w.optional("wifi4EUNetworkId", &v.wifi4_eu_network_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de>
@@ -1382,11 +1324,8 @@ for QueryResponsePortalServiceProfileQueryDataContentItemContent {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponsePortalServiceProfileQueryDataContentItemContent,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponsePortalServiceProfileQueryDataContentItemContent {
+        ) -> Option<QueryResponsePortalServiceProfileQueryDataContentItemContent> {
+            Some(QueryResponsePortalServiceProfileQueryDataContentItemContent {
                 alternative_lang: f.optional("alternativeLang"),
                 bg_color: f.optional("bgColor"),
                 bg_image: f.optional("bgImage"),
@@ -1411,9 +1350,7 @@ for QueryResponsePortalServiceProfileQueryDataContentItemContent {
                 welcome_text: f.optional("welcomeText"),
                 wifi4_eu_network_id: f.optional("wifi4EUNetworkId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1597,21 +1534,20 @@ pub struct QueryResponsePortalServiceProfileQueryDataContentItemContentAlternati
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("cs", &v.cs);
+        w.optional("fr", &v.fr);
+        w.optional("zh_TW", &v.zh_tw);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize
 for QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("cs", &v.cs);
-            w.optional("fr", &v.fr);
-            w.optional("zh_TW", &v.zh_tw);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de>
@@ -1621,18 +1557,15 @@ for QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang 
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
+        ) -> Option<
             QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang,
-            ruckus_one_runtime::internal::object::FieldError,
         > {
-            let value = QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang {
+            Some(QueryResponsePortalServiceProfileQueryDataContentItemContentAlternativeLang {
                 cs: f.optional("cs"),
                 fr: f.optional("fr"),
                 zh_tw: f.optional("zh_TW"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1694,25 +1627,24 @@ pub struct QueryResponsePortalServiceProfileQueryDataContentItemContentComponent
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("logo", &v.logo);
+        w.optional("photo", &v.photo);
+        w.optional("poweredBy", &v.powered_by);
+        w.optional("secondaryText", &v.secondary_text);
+        w.optional("termsConditions", &v.terms_conditions);
+        w.optional("welcome", &v.welcome);
+        w.optional("wifi4eu", &v.wifi4eu);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize
 for QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("logo", &v.logo);
-            w.optional("photo", &v.photo);
-            w.optional("poweredBy", &v.powered_by);
-            w.optional("secondaryText", &v.secondary_text);
-            w.optional("termsConditions", &v.terms_conditions);
-            w.optional("welcome", &v.welcome);
-            w.optional("wifi4eu", &v.wifi4eu);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de>
@@ -1722,11 +1654,10 @@ for QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
+        ) -> Option<
             QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay,
-            ruckus_one_runtime::internal::object::FieldError,
         > {
-            let value = QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay {
+            Some(QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay {
                 logo: f.optional("logo"),
                 photo: f.optional("photo"),
                 powered_by: f.optional("poweredBy"),
@@ -1735,9 +1666,7 @@ for QueryResponsePortalServiceProfileQueryDataContentItemContentComponentDisplay
                 welcome: f.optional("welcome"),
                 wifi4eu: f.optional("wifi4eu"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1815,20 +1744,19 @@ pub struct QueryResponsePortalServiceProfileQueryDataPaging {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponsePortalServiceProfileQueryDataPaging {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("page", &v.page);
+        w.optional("pageSize", &v.page_size);
+        w.optional("totalCount", &v.total_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryResponsePortalServiceProfileQueryDataPaging {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponsePortalServiceProfileQueryDataPaging,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("page", &v.page);
-            w.optional("pageSize", &v.page_size);
-            w.optional("totalCount", &v.total_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponsePortalServiceProfileQueryDataPaging {
@@ -1837,18 +1765,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponsePortalServiceProfileQueryData
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponsePortalServiceProfileQueryDataPaging,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponsePortalServiceProfileQueryDataPaging {
+        ) -> Option<QueryResponsePortalServiceProfileQueryDataPaging> {
+            Some(QueryResponsePortalServiceProfileQueryDataPaging {
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
                 total_count: f.optional("totalCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

@@ -19,19 +19,17 @@ pub struct AcceptedResponse2 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AcceptedResponse2 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AcceptedResponse2 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AcceptedResponse2,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AcceptedResponse2 {
@@ -40,17 +38,12 @@ impl<'de> serde::Deserialize<'de> for AcceptedResponse2 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AcceptedResponse2,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AcceptedResponse2 {
+        ) -> Option<AcceptedResponse2> {
+            Some(AcceptedResponse2 {
                 request_id: f.optional("requestId"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -98,17 +91,18 @@ pub struct Address {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Address {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("country", &v.country);
+        w.field("city", &v.city);
+        w.optional("addressLine", &v.address_line);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Address {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Address, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.field("country", &v.country);
-            w.field("city", &v.city);
-            w.optional("addressLine", &v.address_line);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Address {
@@ -117,15 +111,16 @@ impl<'de> serde::Deserialize<'de> for Address {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Address, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Address {
-                country: f.required("country")?,
-                city: f.required("city")?,
+        ) -> Option<Address> {
+            let (Some(r0), Some(r1)) = (f.required("country"), f.required("city")) else {
+                return None;
+            };
+            Some(Address {
+                country: r0,
+                city: r1,
                 address_line: f.optional("addressLine"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -189,57 +184,49 @@ pub struct CommunicationConfig {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for CommunicationConfig {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("type", &v.type_);
+        w.optional("sendEmail", &v.send_email);
+        w.optional("sendSms", &v.send_sms);
+        w.optional("notifyOnUnitSuspend", &v.notify_on_unit_suspend);
+        w.optional("unitAssignmentHtmlRegId", &v.unit_assignment_html_reg_id);
+        w.optional("unitAssignmentTextRegId", &v.unit_assignment_text_reg_id);
+        w.optional(
+            "unitPassphraseChangeHtmlRegId",
+            &v.unit_passphrase_change_html_reg_id,
+        );
+        w.optional(
+            "unitPassphraseChangeTextRegId",
+            &v.unit_passphrase_change_text_reg_id,
+        );
+        w.optional(
+            "guestPassphraseChangeHtmlRegId",
+            &v.guest_passphrase_change_html_reg_id,
+        );
+        w.optional(
+            "guestPassphraseChangeTextRegId",
+            &v.guest_passphrase_change_text_reg_id,
+        );
+        w.optional("portalAccessResetHtmlRegId", &v.portal_access_reset_html_reg_id);
+        w.optional("portalAccessResetTextRegId", &v.portal_access_reset_text_reg_id);
+        w.optional("portAssignmentHtmlRegId", &v.port_assignment_html_reg_id);
+        w.optional("portAssignmentTextRegId", &v.port_assignment_text_reg_id);
+        w.optional("unitSuspendHtmlRegId", &v.unit_suspend_html_reg_id);
+        w.optional("unitSuspendTextRegId", &v.unit_suspend_text_reg_id);
+        w.optional("unitUserSuspendHtmlRegId", &v.unit_user_suspend_html_reg_id);
+        w.optional("unitUserSuspendTextRegId", &v.unit_user_suspend_text_reg_id);
+        w.optional("unitReactivateHtmlRegId", &v.unit_reactivate_html_reg_id);
+        w.optional("unitReactivateTextRegId", &v.unit_reactivate_text_reg_id);
+        w.optional("unitUserReactivateHtmlRegId", &v.unit_user_reactivate_html_reg_id);
+        w.optional("unitUserReactivateTextRegId", &v.unit_user_reactivate_text_reg_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for CommunicationConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CommunicationConfig,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("type", &v.type_);
-            w.optional("sendEmail", &v.send_email);
-            w.optional("sendSms", &v.send_sms);
-            w.optional("notifyOnUnitSuspend", &v.notify_on_unit_suspend);
-            w.optional("unitAssignmentHtmlRegId", &v.unit_assignment_html_reg_id);
-            w.optional("unitAssignmentTextRegId", &v.unit_assignment_text_reg_id);
-            w.optional(
-                "unitPassphraseChangeHtmlRegId",
-                &v.unit_passphrase_change_html_reg_id,
-            );
-            w.optional(
-                "unitPassphraseChangeTextRegId",
-                &v.unit_passphrase_change_text_reg_id,
-            );
-            w.optional(
-                "guestPassphraseChangeHtmlRegId",
-                &v.guest_passphrase_change_html_reg_id,
-            );
-            w.optional(
-                "guestPassphraseChangeTextRegId",
-                &v.guest_passphrase_change_text_reg_id,
-            );
-            w.optional("portalAccessResetHtmlRegId", &v.portal_access_reset_html_reg_id);
-            w.optional("portalAccessResetTextRegId", &v.portal_access_reset_text_reg_id);
-            w.optional("portAssignmentHtmlRegId", &v.port_assignment_html_reg_id);
-            w.optional("portAssignmentTextRegId", &v.port_assignment_text_reg_id);
-            w.optional("unitSuspendHtmlRegId", &v.unit_suspend_html_reg_id);
-            w.optional("unitSuspendTextRegId", &v.unit_suspend_text_reg_id);
-            w.optional("unitUserSuspendHtmlRegId", &v.unit_user_suspend_html_reg_id);
-            w.optional("unitUserSuspendTextRegId", &v.unit_user_suspend_text_reg_id);
-            w.optional("unitReactivateHtmlRegId", &v.unit_reactivate_html_reg_id);
-            w.optional("unitReactivateTextRegId", &v.unit_reactivate_text_reg_id);
-            w.optional(
-                "unitUserReactivateHtmlRegId",
-                &v.unit_user_reactivate_html_reg_id,
-            );
-            w.optional(
-                "unitUserReactivateTextRegId",
-                &v.unit_user_reactivate_text_reg_id,
-            );
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for CommunicationConfig {
@@ -248,11 +235,8 @@ impl<'de> serde::Deserialize<'de> for CommunicationConfig {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            CommunicationConfig,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = CommunicationConfig {
+        ) -> Option<CommunicationConfig> {
+            Some(CommunicationConfig {
                 type_: f.optional("type"),
                 send_email: f.optional("sendEmail"),
                 send_sms: f.optional("sendSms"),
@@ -284,9 +268,7 @@ impl<'de> serde::Deserialize<'de> for CommunicationConfig {
                 unit_user_reactivate_text_reg_id: f
                     .optional("unitUserReactivateTextRegId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -483,20 +465,18 @@ pub struct DpskSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DpskSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("type", &v.type_);
+        w.optional("passphrase", &v.passphrase);
+        w.optional("vlan", &v.vlan);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DpskSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DpskSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("type", &v.type_);
-            w.optional("passphrase", &v.passphrase);
-            w.optional("vlan", &v.vlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskSettings {
@@ -505,15 +485,16 @@ impl<'de> serde::Deserialize<'de> for DpskSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DpskSettings, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DpskSettings {
-                type_: f.required("type")?,
+        ) -> Option<DpskSettings> {
+            let Some(r0) = f.required("type") else {
+                return None;
+            };
+            Some(DpskSettings {
+                type_: r0,
                 passphrase: f.optional("passphrase"),
                 vlan: f.optional("vlan"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -562,16 +543,17 @@ pub struct LanPort {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LanPort {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("macAddress", &v.mac_address);
+        w.field("portIndex", &v.port_index);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LanPort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LanPort, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.field("macAddress", &v.mac_address);
-            w.field("portIndex", &v.port_index);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LanPort {
@@ -580,13 +562,18 @@ impl<'de> serde::Deserialize<'de> for LanPort {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<LanPort, ruckus_one_runtime::internal::object::FieldError> {
-            let value = LanPort {
-                mac_address: f.required("macAddress")?,
-                port_index: f.required("portIndex")?,
-                additional_fields: f.rest(),
+        ) -> Option<LanPort> {
+            let (Some(r0), Some(r1)) = (
+                f.required("macAddress"),
+                f.required("portIndex"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(LanPort {
+                mac_address: r0,
+                port_index: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -633,28 +620,26 @@ pub struct PageEntityModelPersona {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PageEntityModelPersona {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("totalElements", &v.total_elements);
+        w.optional("totalPages", &v.total_pages);
+        w.optional("pageable", &v.pageable);
+        w.optional("first", &v.first);
+        w.optional("last", &v.last);
+        w.optional("size", &v.size);
+        w.optional_list("content", &v.content);
+        w.optional("number", &v.number);
+        w.optional("sort", &v.sort);
+        w.optional("numberOfElements", &v.number_of_elements);
+        w.optional("empty", &v.empty);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PageEntityModelPersona {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PageEntityModelPersona,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("totalElements", &v.total_elements);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("pageable", &v.pageable);
-            w.optional("first", &v.first);
-            w.optional("last", &v.last);
-            w.optional("size", &v.size);
-            w.optional_list("content", &v.content);
-            w.optional("number", &v.number);
-            w.optional("sort", &v.sort);
-            w.optional("numberOfElements", &v.number_of_elements);
-            w.optional("empty", &v.empty);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PageEntityModelPersona {
@@ -663,11 +648,8 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelPersona {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PageEntityModelPersona,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PageEntityModelPersona {
+        ) -> Option<PageEntityModelPersona> {
+            Some(PageEntityModelPersona {
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
                 pageable: f.optional("pageable"),
@@ -680,9 +662,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelPersona {
                 number_of_elements: f.optional("numberOfElements"),
                 empty: f.optional("empty"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -793,28 +773,27 @@ pub struct PageEntityModelResidentPortal {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for PageEntityModelResidentPortal {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("totalElements", &v.total_elements);
+        w.optional("totalPages", &v.total_pages);
+        w.optional("pageable", &v.pageable);
+        w.optional("first", &v.first);
+        w.optional("last", &v.last);
+        w.optional("size", &v.size);
+        w.optional_list("content", &v.content);
+        w.optional("number", &v.number);
+        w.optional("sort", &v.sort);
+        w.optional("numberOfElements", &v.number_of_elements);
+        w.optional("empty", &v.empty);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PageEntityModelResidentPortal {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PageEntityModelResidentPortal,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("totalElements", &v.total_elements);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("pageable", &v.pageable);
-            w.optional("first", &v.first);
-            w.optional("last", &v.last);
-            w.optional("size", &v.size);
-            w.optional_list("content", &v.content);
-            w.optional("number", &v.number);
-            w.optional("sort", &v.sort);
-            w.optional("numberOfElements", &v.number_of_elements);
-            w.optional("empty", &v.empty);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PageEntityModelResidentPortal {
@@ -823,11 +802,8 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelResidentPortal {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PageEntityModelResidentPortal,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PageEntityModelResidentPortal {
+        ) -> Option<PageEntityModelResidentPortal> {
+            Some(PageEntityModelResidentPortal {
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
                 pageable: f.optional("pageable"),
@@ -840,9 +816,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelResidentPortal {
                 number_of_elements: f.optional("numberOfElements"),
                 empty: f.optional("empty"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -953,28 +927,26 @@ pub struct PageEntityModelUnit {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PageEntityModelUnit {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("totalElements", &v.total_elements);
+        w.optional("totalPages", &v.total_pages);
+        w.optional("pageable", &v.pageable);
+        w.optional("first", &v.first);
+        w.optional("last", &v.last);
+        w.optional("size", &v.size);
+        w.optional_list("content", &v.content);
+        w.optional("number", &v.number);
+        w.optional("sort", &v.sort);
+        w.optional("numberOfElements", &v.number_of_elements);
+        w.optional("empty", &v.empty);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PageEntityModelUnit {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PageEntityModelUnit,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("totalElements", &v.total_elements);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("pageable", &v.pageable);
-            w.optional("first", &v.first);
-            w.optional("last", &v.last);
-            w.optional("size", &v.size);
-            w.optional_list("content", &v.content);
-            w.optional("number", &v.number);
-            w.optional("sort", &v.sort);
-            w.optional("numberOfElements", &v.number_of_elements);
-            w.optional("empty", &v.empty);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PageEntityModelUnit {
@@ -983,11 +955,8 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelUnit {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PageEntityModelUnit,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PageEntityModelUnit {
+        ) -> Option<PageEntityModelUnit> {
+            Some(PageEntityModelUnit {
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
                 pageable: f.optional("pageable"),
@@ -1000,9 +969,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelUnit {
                 number_of_elements: f.optional("numberOfElements"),
                 empty: f.optional("empty"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1103,17 +1070,18 @@ pub struct Persona {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Persona {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("unitId", &v.unit_id);
+        w.field("personaType", &v.persona_type);
+        w.field("personaId", &v.persona_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Persona {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Persona, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.field("unitId", &v.unit_id);
-            w.field("personaType", &v.persona_type);
-            w.field("personaId", &v.persona_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Persona {
@@ -1122,14 +1090,20 @@ impl<'de> serde::Deserialize<'de> for Persona {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Persona, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Persona {
-                unit_id: f.required("unitId")?,
-                persona_type: f.required("personaType")?,
-                persona_id: f.required("personaId")?,
-                additional_fields: f.rest(),
+        ) -> Option<Persona> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("unitId"),
+                f.required("personaType"),
+                f.required("personaId"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(Persona {
+                unit_id: r0,
+                persona_type: r1,
+                persona_id: r2,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1236,25 +1210,26 @@ pub struct Property {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Property {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("venueId", &v.venue_id);
+        w.field("venueName", &v.venue_name);
+        w.optional("address", &v.address);
+        w.optional("description", &v.description);
+        w.field("venue", &v.venue);
+        w.field("personaGroupId", &v.persona_group_id);
+        w.optional("residentPortalId", &v.resident_portal_id);
+        w.field("status", &v.status);
+        w.optional("unitConfig", &v.unit_config);
+        w.optional("communicationConfig", &v.communication_config);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Property {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Property, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("venueId", &v.venue_id);
-            w.field("venueName", &v.venue_name);
-            w.optional("address", &v.address);
-            w.optional("description", &v.description);
-            w.field("venue", &v.venue);
-            w.field("personaGroupId", &v.persona_group_id);
-            w.optional("residentPortalId", &v.resident_portal_id);
-            w.field("status", &v.status);
-            w.optional("unitConfig", &v.unit_config);
-            w.optional("communicationConfig", &v.communication_config);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Property {
@@ -1263,23 +1238,29 @@ impl<'de> serde::Deserialize<'de> for Property {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Property, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Property {
+        ) -> Option<Property> {
+            let (Some(r0), Some(r1), Some(r2), Some(r3)) = (
+                f.required("venueName"),
+                f.required("venue"),
+                f.required("personaGroupId"),
+                f.required("status"),
+            ) else {
+                return None;
+            };
+            Some(Property {
                 venue_id: f.optional("venueId"),
-                venue_name: f.required("venueName")?,
+                venue_name: r0,
                 address: f.optional("address"),
                 description: f.optional("description"),
-                venue: f.required("venue")?,
-                persona_group_id: f.required("personaGroupId")?,
+                venue: r1,
+                persona_group_id: r2,
                 resident_portal_id: f.optional("residentPortalId"),
-                status: f.required("status")?,
+                status: r3,
                 unit_config: f.optional("unitConfig"),
                 communication_config: f.optional("communicationConfig"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1417,24 +1398,25 @@ pub struct Property2 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Property2 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("venueId", &v.venue_id);
+        w.field("venueName", &v.venue_name);
+        w.optional("address", &v.address);
+        w.optional("description", &v.description);
+        w.field("venue", &v.venue);
+        w.field("personaGroupId", &v.persona_group_id);
+        w.optional("residentPortalId", &v.resident_portal_id);
+        w.field("status", &v.status);
+        w.optional("unitConfig", &v.unit_config);
+        w.optional("communicationConfig", &v.communication_config);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Property2 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Property2, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("venueId", &v.venue_id);
-            w.field("venueName", &v.venue_name);
-            w.optional("address", &v.address);
-            w.optional("description", &v.description);
-            w.field("venue", &v.venue);
-            w.field("personaGroupId", &v.persona_group_id);
-            w.optional("residentPortalId", &v.resident_portal_id);
-            w.field("status", &v.status);
-            w.optional("unitConfig", &v.unit_config);
-            w.optional("communicationConfig", &v.communication_config);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Property2 {
@@ -1443,22 +1425,28 @@ impl<'de> serde::Deserialize<'de> for Property2 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Property2, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Property2 {
+        ) -> Option<Property2> {
+            let (Some(r0), Some(r1), Some(r2), Some(r3)) = (
+                f.required("venueName"),
+                f.required("venue"),
+                f.required("personaGroupId"),
+                f.required("status"),
+            ) else {
+                return None;
+            };
+            Some(Property2 {
                 venue_id: f.optional("venueId"),
-                venue_name: f.required("venueName")?,
+                venue_name: r0,
                 address: f.optional("address"),
                 description: f.optional("description"),
-                venue: f.required("venue")?,
-                persona_group_id: f.required("personaGroupId")?,
+                venue: r1,
+                persona_group_id: r2,
                 resident_portal_id: f.optional("residentPortalId"),
-                status: f.required("status")?,
+                status: r3,
                 unit_config: f.optional("unitConfig"),
                 communication_config: f.optional("communicationConfig"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1575,18 +1563,16 @@ pub struct PropertyAcceptedResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PropertyAcceptedResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PropertyAcceptedResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PropertyAcceptedResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PropertyAcceptedResponse {
@@ -1595,16 +1581,11 @@ impl<'de> serde::Deserialize<'de> for PropertyAcceptedResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PropertyAcceptedResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PropertyAcceptedResponse {
+        ) -> Option<PropertyAcceptedResponse> {
+            Some(PropertyAcceptedResponse {
                 request_id: f.optional("requestId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1655,28 +1636,26 @@ pub struct PropertyPage {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PropertyPage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("totalElements", &v.total_elements);
+        w.optional("totalPages", &v.total_pages);
+        w.optional("pageable", &v.pageable);
+        w.optional("first", &v.first);
+        w.optional("last", &v.last);
+        w.optional("size", &v.size);
+        w.optional_list("content", &v.content);
+        w.optional("number", &v.number);
+        w.optional("sort", &v.sort);
+        w.optional("numberOfElements", &v.number_of_elements);
+        w.optional("empty", &v.empty);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PropertyPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PropertyPage,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("totalElements", &v.total_elements);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("pageable", &v.pageable);
-            w.optional("first", &v.first);
-            w.optional("last", &v.last);
-            w.optional("size", &v.size);
-            w.optional_list("content", &v.content);
-            w.optional("number", &v.number);
-            w.optional("sort", &v.sort);
-            w.optional("numberOfElements", &v.number_of_elements);
-            w.optional("empty", &v.empty);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PropertyPage {
@@ -1685,8 +1664,8 @@ impl<'de> serde::Deserialize<'de> for PropertyPage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PropertyPage, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PropertyPage {
+        ) -> Option<PropertyPage> {
+            Some(PropertyPage {
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
                 pageable: f.optional("pageable"),
@@ -1699,9 +1678,7 @@ impl<'de> serde::Deserialize<'de> for PropertyPage {
                 number_of_elements: f.optional("numberOfElements"),
                 empty: f.optional("empty"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1805,23 +1782,21 @@ pub struct PropertyPageableObject {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PropertyPageableObject {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("paged", &v.paged);
+        w.optional("pageNumber", &v.page_number);
+        w.optional("pageSize", &v.page_size);
+        w.optional("unpaged", &v.unpaged);
+        w.optional("offset", &v.offset);
+        w.optional("sort", &v.sort);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PropertyPageableObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PropertyPageableObject,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("paged", &v.paged);
-            w.optional("pageNumber", &v.page_number);
-            w.optional("pageSize", &v.page_size);
-            w.optional("unpaged", &v.unpaged);
-            w.optional("offset", &v.offset);
-            w.optional("sort", &v.sort);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PropertyPageableObject {
@@ -1830,11 +1805,8 @@ impl<'de> serde::Deserialize<'de> for PropertyPageableObject {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PropertyPageableObject,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PropertyPageableObject {
+        ) -> Option<PropertyPageableObject> {
+            Some(PropertyPageableObject {
                 paged: f.optional("paged"),
                 page_number: f.optional("pageNumber"),
                 page_size: f.optional("pageSize"),
@@ -1842,9 +1814,7 @@ impl<'de> serde::Deserialize<'de> for PropertyPageableObject {
                 offset: f.optional("offset"),
                 sort: f.optional("sort"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1916,21 +1886,19 @@ pub struct PropertyPersona {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PropertyPersona {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("unitId", &v.unit_id);
+        w.field("personaType", &v.persona_type);
+        w.field("personaId", &v.persona_id);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PropertyPersona {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PropertyPersona,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("unitId", &v.unit_id);
-            w.field("personaType", &v.persona_type);
-            w.field("personaId", &v.persona_id);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PropertyPersona {
@@ -1939,16 +1907,21 @@ impl<'de> serde::Deserialize<'de> for PropertyPersona {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PropertyPersona, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PropertyPersona {
-                unit_id: f.required("unitId")?,
-                persona_type: f.required("personaType")?,
-                persona_id: f.required("personaId")?,
+        ) -> Option<PropertyPersona> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("unitId"),
+                f.required("personaType"),
+                f.required("personaId"),
+            ) else {
+                return None;
+            };
+            Some(PropertyPersona {
+                unit_id: r0,
+                persona_type: r1,
+                persona_id: r2,
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2003,24 +1976,22 @@ pub struct PropertyQueryData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PropertyQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("sortField", &v.sort_field);
+        w.optional("keyword", &v.keyword);
+        w.field("sortOrder", &v.sort_order);
+        w.field("page", &v.page);
+        w.field("pageSize", &v.page_size);
+        w.optional("filters", &v.filters);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PropertyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PropertyQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("sortField", &v.sort_field);
-            w.optional("keyword", &v.keyword);
-            w.field("sortOrder", &v.sort_order);
-            w.field("page", &v.page);
-            w.field("pageSize", &v.page_size);
-            w.optional("filters", &v.filters);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PropertyQueryData {
@@ -2029,22 +2000,24 @@ impl<'de> serde::Deserialize<'de> for PropertyQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PropertyQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PropertyQueryData {
+        ) -> Option<PropertyQueryData> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("sortOrder"),
+                f.required("page"),
+                f.required("pageSize"),
+            ) else {
+                return None;
+            };
+            Some(PropertyQueryData {
                 fields: f.optional_list("fields"),
                 sort_field: f.optional("sortField"),
                 keyword: f.optional("keyword"),
-                sort_order: f.required("sortOrder")?,
-                page: f.required("page")?,
-                page_size: f.required("pageSize")?,
+                sort_order: r0,
+                page: r1,
+                page_size: r2,
                 filters: f.optional("filters"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2108,19 +2081,18 @@ pub struct PropertyResidentPortalAssignment {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for PropertyResidentPortalAssignment {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("venueId", &v.venue_id);
+        w.optional("residentPortalId", &v.resident_portal_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PropertyResidentPortalAssignment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PropertyResidentPortalAssignment,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("venueId", &v.venue_id);
-            w.optional("residentPortalId", &v.resident_portal_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PropertyResidentPortalAssignment {
@@ -2129,17 +2101,12 @@ impl<'de> serde::Deserialize<'de> for PropertyResidentPortalAssignment {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PropertyResidentPortalAssignment,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PropertyResidentPortalAssignment {
+        ) -> Option<PropertyResidentPortalAssignment> {
+            Some(PropertyResidentPortalAssignment {
                 venue_id: f.optional("venueId"),
                 resident_portal_id: f.optional("residentPortalId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2184,20 +2151,18 @@ pub struct PropertySortObject {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PropertySortObject {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("sorted", &v.sorted);
+        w.optional("unsorted", &v.unsorted);
+        w.optional("empty", &v.empty);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PropertySortObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PropertySortObject,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("sorted", &v.sorted);
-            w.optional("unsorted", &v.unsorted);
-            w.optional("empty", &v.empty);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PropertySortObject {
@@ -2206,18 +2171,13 @@ impl<'de> serde::Deserialize<'de> for PropertySortObject {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PropertySortObject,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PropertySortObject {
+        ) -> Option<PropertySortObject> {
+            Some(PropertySortObject {
                 sorted: f.optional("sorted"),
                 unsorted: f.optional("unsorted"),
                 empty: f.optional("empty"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2334,28 +2294,26 @@ pub struct PropertyUnit {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PropertyUnit {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.field("resident", &v.resident);
+        w.optional("status", &v.status);
+        w.optional_list("dpsks", &v.dpsks);
+        w.optional("accessPoint", &v.access_point);
+        w.optional("trafficControl", &v.traffic_control);
+        w.optional("personaId", &v.persona_id);
+        w.optional("guestPersonaId", &v.guest_persona_id);
+        w.optional("identityCount", &v.identity_count);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PropertyUnit {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PropertyUnit,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.field("resident", &v.resident);
-            w.optional("status", &v.status);
-            w.optional_list("dpsks", &v.dpsks);
-            w.optional("accessPoint", &v.access_point);
-            w.optional("trafficControl", &v.traffic_control);
-            w.optional("personaId", &v.persona_id);
-            w.optional("guestPersonaId", &v.guest_persona_id);
-            w.optional("identityCount", &v.identity_count);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PropertyUnit {
@@ -2364,11 +2322,14 @@ impl<'de> serde::Deserialize<'de> for PropertyUnit {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PropertyUnit, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PropertyUnit {
+        ) -> Option<PropertyUnit> {
+            let (Some(r0), Some(r1)) = (f.required("name"), f.required("resident")) else {
+                return None;
+            };
+            Some(PropertyUnit {
                 id: f.optional("id"),
-                name: f.required("name")?,
-                resident: f.required("resident")?,
+                name: r0,
+                resident: r1,
                 status: f.optional("status"),
                 dpsks: f.optional_list("dpsks"),
                 access_point: f.optional("accessPoint"),
@@ -2378,9 +2339,7 @@ impl<'de> serde::Deserialize<'de> for PropertyUnit {
                 identity_count: f.optional("identityCount"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2473,19 +2432,17 @@ pub struct QoSProfileAssignment {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for QoSProfileAssignment {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.list("unitIds", &v.unit_ids);
+        w.field("profileExpiry", &v.profile_expiry);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QoSProfileAssignment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QoSProfileAssignment,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.list("unitIds", &v.unit_ids);
-            w.field("profileExpiry", &v.profile_expiry);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QoSProfileAssignment {
@@ -2494,16 +2451,18 @@ impl<'de> serde::Deserialize<'de> for QoSProfileAssignment {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QoSProfileAssignment,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QoSProfileAssignment {
-                unit_ids: f.required_list("unitIds")?,
-                profile_expiry: f.required("profileExpiry")?,
-                additional_fields: f.rest(),
+        ) -> Option<QoSProfileAssignment> {
+            let (Some(r0), Some(r1)) = (
+                f.required_list("unitIds"),
+                f.required("profileExpiry"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(QoSProfileAssignment {
+                unit_ids: r0,
+                profile_expiry: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2541,17 +2500,18 @@ pub struct Resident {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Resident {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("name", &v.name);
+        w.optional("email", &v.email);
+        w.optional("phoneNumber", &v.phone_number);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Resident {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Resident, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.field("name", &v.name);
-            w.optional("email", &v.email);
-            w.optional("phoneNumber", &v.phone_number);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Resident {
@@ -2560,15 +2520,16 @@ impl<'de> serde::Deserialize<'de> for Resident {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Resident, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Resident {
-                name: f.required("name")?,
+        ) -> Option<Resident> {
+            let Some(r0) = f.required("name") else {
+                return None;
+            };
+            Some(Resident {
+                name: r0,
                 email: f.optional("email"),
                 phone_number: f.optional("phoneNumber"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2620,24 +2581,22 @@ pub struct ResidentPortal {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ResidentPortal {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("portalStatus", &v.portal_status);
+        w.optional("venueCount", &v.venue_count);
+        w.field("uiConfiguration", &v.ui_configuration);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ResidentPortal {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ResidentPortal,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("portalStatus", &v.portal_status);
-            w.optional("venueCount", &v.venue_count);
-            w.field("uiConfiguration", &v.ui_configuration);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResidentPortal {
@@ -2646,19 +2605,23 @@ impl<'de> serde::Deserialize<'de> for ResidentPortal {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ResidentPortal, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ResidentPortal {
+        ) -> Option<ResidentPortal> {
+            let (Some(r0), Some(r1)) = (
+                f.required("name"),
+                f.required("uiConfiguration"),
+            ) else {
+                return None;
+            };
+            Some(ResidentPortal {
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: r0,
                 description: f.optional("description"),
                 portal_status: f.optional("portalStatus"),
                 venue_count: f.optional("venueCount"),
-                ui_configuration: f.required("uiConfiguration")?,
+                ui_configuration: r1,
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2724,18 +2687,16 @@ pub struct ResidentPortalAccessConfig {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ResidentPortalAccessConfig {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("tenantSetDpsk", &v.tenant_set_dpsk);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ResidentPortalAccessConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ResidentPortalAccessConfig,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("tenantSetDpsk", &v.tenant_set_dpsk);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResidentPortalAccessConfig {
@@ -2744,16 +2705,11 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalAccessConfig {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ResidentPortalAccessConfig,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ResidentPortalAccessConfig {
+        ) -> Option<ResidentPortalAccessConfig> {
+            Some(ResidentPortalAccessConfig {
                 tenant_set_dpsk: f.optional("tenantSetDpsk"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2793,21 +2749,19 @@ pub struct ResidentPortalColorConfig {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ResidentPortalColorConfig {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("mainColor", &v.main_color);
+        w.optional("accentColor", &v.accent_color);
+        w.optional("separatorColor", &v.separator_color);
+        w.optional("textColor", &v.text_color);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ResidentPortalColorConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ResidentPortalColorConfig,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("mainColor", &v.main_color);
-            w.optional("accentColor", &v.accent_color);
-            w.optional("separatorColor", &v.separator_color);
-            w.optional("textColor", &v.text_color);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResidentPortalColorConfig {
@@ -2816,19 +2770,14 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalColorConfig {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ResidentPortalColorConfig,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ResidentPortalColorConfig {
+        ) -> Option<ResidentPortalColorConfig> {
+            Some(ResidentPortalColorConfig {
                 main_color: f.optional("mainColor"),
                 accent_color: f.optional("accentColor"),
                 separator_color: f.optional("separatorColor"),
                 text_color: f.optional("textColor"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2960,19 +2909,17 @@ pub struct ResidentPortalFileConfig {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ResidentPortalFileConfig {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("logoFileName", &v.logo_file_name);
+        w.optional("favIconFileName", &v.fav_icon_file_name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ResidentPortalFileConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ResidentPortalFileConfig,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("logoFileName", &v.logo_file_name);
-            w.optional("favIconFileName", &v.fav_icon_file_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResidentPortalFileConfig {
@@ -2981,17 +2928,12 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalFileConfig {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ResidentPortalFileConfig,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ResidentPortalFileConfig {
+        ) -> Option<ResidentPortalFileConfig> {
+            Some(ResidentPortalFileConfig {
                 logo_file_name: f.optional("logoFileName"),
                 fav_icon_file_name: f.optional("favIconFileName"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3043,22 +2985,20 @@ pub struct ResidentPortalTextConfig {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ResidentPortalTextConfig {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("loginText", &v.login_text);
+        w.optional("title", &v.title);
+        w.optional("subTitle", &v.sub_title);
+        w.optional("announcements", &v.announcements);
+        w.optional("helpText", &v.help_text);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ResidentPortalTextConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ResidentPortalTextConfig,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("loginText", &v.login_text);
-            w.optional("title", &v.title);
-            w.optional("subTitle", &v.sub_title);
-            w.optional("announcements", &v.announcements);
-            w.optional("helpText", &v.help_text);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResidentPortalTextConfig {
@@ -3067,20 +3007,15 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalTextConfig {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ResidentPortalTextConfig,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ResidentPortalTextConfig {
+        ) -> Option<ResidentPortalTextConfig> {
+            Some(ResidentPortalTextConfig {
                 login_text: f.optional("loginText"),
                 title: f.optional("title"),
                 sub_title: f.optional("subTitle"),
                 announcements: f.optional("announcements"),
                 help_text: f.optional("helpText"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3144,21 +3079,19 @@ pub struct ResidentPortalUiConfigs {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ResidentPortalUiConfigs {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("access", &v.access);
+        w.optional("color", &v.color);
+        w.optional("files", &v.files);
+        w.optional("text", &v.text);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ResidentPortalUiConfigs {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ResidentPortalUiConfigs,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("access", &v.access);
-            w.optional("color", &v.color);
-            w.optional("files", &v.files);
-            w.optional("text", &v.text);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResidentPortalUiConfigs {
@@ -3167,19 +3100,14 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalUiConfigs {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ResidentPortalUiConfigs,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ResidentPortalUiConfigs {
+        ) -> Option<ResidentPortalUiConfigs> {
+            Some(ResidentPortalUiConfigs {
                 access: f.optional("access"),
                 color: f.optional("color"),
                 files: f.optional("files"),
                 text: f.optional("text"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3237,19 +3165,17 @@ pub struct TrafficControl {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for TrafficControl {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("meteringProfileId", &v.metering_profile_id);
+        w.field("profileExpiry", &v.profile_expiry);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for TrafficControl {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &TrafficControl,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("meteringProfileId", &v.metering_profile_id);
-            w.field("profileExpiry", &v.profile_expiry);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for TrafficControl {
@@ -3258,13 +3184,18 @@ impl<'de> serde::Deserialize<'de> for TrafficControl {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<TrafficControl, ruckus_one_runtime::internal::object::FieldError> {
-            let value = TrafficControl {
-                metering_profile_id: f.required("meteringProfileId")?,
-                profile_expiry: f.required("profileExpiry")?,
-                additional_fields: f.rest(),
+        ) -> Option<TrafficControl> {
+            let (Some(r0), Some(r1)) = (
+                f.required("meteringProfileId"),
+                f.required("profileExpiry"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(TrafficControl {
+                metering_profile_id: r0,
+                profile_expiry: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3311,37 +3242,39 @@ pub struct Unit {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Unit {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.field("resident", &v.resident);
+        w.optional("status", &v.status);
+        w.optional_list("dpsks", &v.dpsks);
+        w.optional("accessPoint", &v.access_point);
+        w.optional("trafficControl", &v.traffic_control);
+        w.optional("personaId", &v.persona_id);
+        w.optional("guestPersonaId", &v.guest_persona_id);
+        w.optional("identityCount", &v.identity_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Unit {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Unit, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.field("resident", &v.resident);
-            w.optional("status", &v.status);
-            w.optional_list("dpsks", &v.dpsks);
-            w.optional("accessPoint", &v.access_point);
-            w.optional("trafficControl", &v.traffic_control);
-            w.optional("personaId", &v.persona_id);
-            w.optional("guestPersonaId", &v.guest_persona_id);
-            w.optional("identityCount", &v.identity_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Unit {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Unit, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Unit {
+        fn fields(f: &mut ruckus_one_runtime::internal::object::Fields) -> Option<Unit> {
+            let (Some(r0), Some(r1)) = (f.required("name"), f.required("resident")) else {
+                return None;
+            };
+            Some(Unit {
                 id: f.optional("id"),
-                name: f.required("name")?,
-                resident: f.required("resident")?,
+                name: r0,
+                resident: r1,
                 status: f.optional("status"),
                 dpsks: f.optional_list("dpsks"),
                 access_point: f.optional("accessPoint"),
@@ -3350,9 +3283,7 @@ impl<'de> serde::Deserialize<'de> for Unit {
                 guest_persona_id: f.optional("guestPersonaId"),
                 identity_count: f.optional("identityCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3435,16 +3366,17 @@ pub struct UnitAp {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UnitAp {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("name", &v.name);
+        w.optional_list("selectedPorts", &v.selected_ports);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UnitAp {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UnitAp, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.field("name", &v.name);
-            w.optional_list("selectedPorts", &v.selected_ports);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UnitAp {
@@ -3453,14 +3385,15 @@ impl<'de> serde::Deserialize<'de> for UnitAp {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<UnitAp, ruckus_one_runtime::internal::object::FieldError> {
-            let value = UnitAp {
-                name: f.required("name")?,
+        ) -> Option<UnitAp> {
+            let Some(r0) = f.required("name") else {
+                return None;
+            };
+            Some(UnitAp {
+                name: r0,
                 selected_ports: f.optional_list("selectedPorts"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3504,20 +3437,21 @@ pub struct UnitConfig {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UnitConfig {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("type", &v.type_);
+        w.optional("residentPortalAllowed", &v.resident_portal_allowed);
+        w.optional("residentApiAllowed", &v.resident_api_allowed);
+        w.optional("useMaxUnitCount", &v.use_max_unit_count);
+        w.optional("maxUnitCount", &v.max_unit_count);
+        w.optional("guestAllowed", &v.guest_allowed);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UnitConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UnitConfig, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("type", &v.type_);
-            w.optional("residentPortalAllowed", &v.resident_portal_allowed);
-            w.optional("residentApiAllowed", &v.resident_api_allowed);
-            w.optional("useMaxUnitCount", &v.use_max_unit_count);
-            w.optional("maxUnitCount", &v.max_unit_count);
-            w.optional("guestAllowed", &v.guest_allowed);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UnitConfig {
@@ -3526,8 +3460,8 @@ impl<'de> serde::Deserialize<'de> for UnitConfig {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<UnitConfig, ruckus_one_runtime::internal::object::FieldError> {
-            let value = UnitConfig {
+        ) -> Option<UnitConfig> {
+            Some(UnitConfig {
                 type_: f.optional("type"),
                 resident_portal_allowed: f.optional("residentPortalAllowed"),
                 resident_api_allowed: f.optional("residentApiAllowed"),
@@ -3535,9 +3469,7 @@ impl<'de> serde::Deserialize<'de> for UnitConfig {
                 max_unit_count: f.optional("maxUnitCount"),
                 guest_allowed: f.optional("guestAllowed"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

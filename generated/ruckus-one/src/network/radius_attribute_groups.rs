@@ -21,21 +21,19 @@ pub struct AttributeAssignment {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AttributeAssignment {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("attributeName", &v.attribute_name);
+        w.field("operator", &v.operator);
+        w.field("attributeValue", &v.attribute_value);
+        w.field("dataType", &v.data_type);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AttributeAssignment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AttributeAssignment,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("attributeName", &v.attribute_name);
-            w.field("operator", &v.operator);
-            w.field("attributeValue", &v.attribute_value);
-            w.field("dataType", &v.data_type);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AttributeAssignment {
@@ -44,18 +42,22 @@ impl<'de> serde::Deserialize<'de> for AttributeAssignment {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AttributeAssignment,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AttributeAssignment {
-                attribute_name: f.required("attributeName")?,
-                operator: f.required("operator")?,
-                attribute_value: f.required("attributeValue")?,
-                data_type: f.required("dataType")?,
-                additional_fields: f.rest(),
+        ) -> Option<AttributeAssignment> {
+            let (Some(r0), Some(r1), Some(r2), Some(r3)) = (
+                f.required("attributeName"),
+                f.required("operator"),
+                f.required("attributeValue"),
+                f.required("dataType"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(AttributeAssignment {
+                attribute_name: r0,
+                operator: r1,
+                attribute_value: r2,
+                data_type: r3,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -191,21 +193,19 @@ pub struct AttributeGroupAssignment {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AttributeGroupAssignment {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("externalAssignmentIdentifier", &v.external_assignment_identifier);
+        w.field("serviceName", &v.service_name);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AttributeGroupAssignment {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AttributeGroupAssignment,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("externalAssignmentIdentifier", &v.external_assignment_identifier);
-            w.field("serviceName", &v.service_name);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AttributeGroupAssignment {
@@ -214,20 +214,20 @@ impl<'de> serde::Deserialize<'de> for AttributeGroupAssignment {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AttributeGroupAssignment,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AttributeGroupAssignment {
+        ) -> Option<AttributeGroupAssignment> {
+            let (Some(r0), Some(r1)) = (
+                f.required("externalAssignmentIdentifier"),
+                f.required("serviceName"),
+            ) else {
+                return None;
+            };
+            Some(AttributeGroupAssignment {
                 id: f.optional("id"),
-                external_assignment_identifier: f
-                    .required("externalAssignmentIdentifier")?,
-                service_name: f.required("serviceName")?,
+                external_assignment_identifier: r0,
+                service_name: r1,
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -385,19 +385,18 @@ pub struct ExternalAssignmentServiceGroup {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ExternalAssignmentServiceGroup {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("serviceName", &v.service_name);
+        w.list("externalAssignmentIdentifier", &v.external_assignment_identifier);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ExternalAssignmentServiceGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ExternalAssignmentServiceGroup,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("serviceName", &v.service_name);
-            w.list("externalAssignmentIdentifier", &v.external_assignment_identifier);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ExternalAssignmentServiceGroup {
@@ -406,17 +405,18 @@ impl<'de> serde::Deserialize<'de> for ExternalAssignmentServiceGroup {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ExternalAssignmentServiceGroup,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ExternalAssignmentServiceGroup {
-                service_name: f.required("serviceName")?,
-                external_assignment_identifier: f
-                    .required_list("externalAssignmentIdentifier")?,
-                additional_fields: f.rest(),
+        ) -> Option<ExternalAssignmentServiceGroup> {
+            let (Some(r0), Some(r1)) = (
+                f.required("serviceName"),
+                f.required_list("externalAssignmentIdentifier"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(ExternalAssignmentServiceGroup {
+                service_name: r0,
+                external_assignment_identifier: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -457,23 +457,21 @@ pub struct RadiusAttribute {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for RadiusAttribute {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("id", &v.id);
+        w.field("name", &v.name);
+        w.optional("vendorName", &v.vendor_name);
+        w.optional("dataType", &v.data_type);
+        w.optional("showOnDefault", &v.show_on_default);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for RadiusAttribute {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RadiusAttribute,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("vendorName", &v.vendor_name);
-            w.optional("dataType", &v.data_type);
-            w.optional("showOnDefault", &v.show_on_default);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for RadiusAttribute {
@@ -482,18 +480,19 @@ impl<'de> serde::Deserialize<'de> for RadiusAttribute {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<RadiusAttribute, ruckus_one_runtime::internal::object::FieldError> {
-            let value = RadiusAttribute {
-                id: f.required("id")?,
-                name: f.required("name")?,
+        ) -> Option<RadiusAttribute> {
+            let (Some(r0), Some(r1)) = (f.required("id"), f.required("name")) else {
+                return None;
+            };
+            Some(RadiusAttribute {
+                id: r0,
+                name: r1,
                 vendor_name: f.optional("vendorName"),
                 data_type: f.optional("dataType"),
                 show_on_default: f.optional("showOnDefault"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -563,28 +562,23 @@ pub struct RadiusAttributeGroup {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for RadiusAttributeGroup {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.list("attributeAssignments", &v.attribute_assignments);
+        w.optional("attributeCount", &v.attribute_count);
+        w.optional("externalAssignmentsCount", &v.external_assignments_count);
+        w.optional_list("externalServiceAssignments", &v.external_service_assignments);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for RadiusAttributeGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RadiusAttributeGroup,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.list("attributeAssignments", &v.attribute_assignments);
-            w.optional("attributeCount", &v.attribute_count);
-            w.optional("externalAssignmentsCount", &v.external_assignments_count);
-            w.optional_list(
-                "externalServiceAssignments",
-                &v.external_service_assignments,
-            );
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for RadiusAttributeGroup {
@@ -593,24 +587,25 @@ impl<'de> serde::Deserialize<'de> for RadiusAttributeGroup {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            RadiusAttributeGroup,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = RadiusAttributeGroup {
+        ) -> Option<RadiusAttributeGroup> {
+            let (Some(r0), Some(r1)) = (
+                f.required("name"),
+                f.required_list("attributeAssignments"),
+            ) else {
+                return None;
+            };
+            Some(RadiusAttributeGroup {
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: r0,
                 description: f.optional("description"),
-                attribute_assignments: f.required_list("attributeAssignments")?,
+                attribute_assignments: r1,
                 attribute_count: f.optional("attributeCount"),
                 external_assignments_count: f.optional("externalAssignmentsCount"),
                 external_service_assignments: f
                     .optional_list("externalServiceAssignments"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -685,18 +680,16 @@ pub struct RadiusAttributeVendors {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for RadiusAttributeVendors {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("supportedVendors", &v.supported_vendors);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for RadiusAttributeVendors {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RadiusAttributeVendors,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("supportedVendors", &v.supported_vendors);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for RadiusAttributeVendors {
@@ -705,16 +698,11 @@ impl<'de> serde::Deserialize<'de> for RadiusAttributeVendors {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            RadiusAttributeVendors,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = RadiusAttributeVendors {
+        ) -> Option<RadiusAttributeVendors> {
+            Some(RadiusAttributeVendors {
                 supported_vendors: f.optional_list("supportedVendors"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

@@ -19,19 +19,17 @@ pub struct AaaServerResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AaaServerResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AaaServerResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AaaServerResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AaaServerResponse {
@@ -40,17 +38,12 @@ impl<'de> serde::Deserialize<'de> for AaaServerResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AaaServerResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AaaServerResponse {
+        ) -> Option<AaaServerResponse> {
+            Some(AaaServerResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -111,30 +104,28 @@ pub struct AaaServerView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AaaServerView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("username", &v.username);
+        w.optional("password", &v.password);
+        w.optional("purpose", &v.purpose);
+        w.optional("level", &v.level);
+        w.optional("serverType", &v.server_type);
+        w.optional("secret", &v.secret);
+        w.optional("ip", &v.ip);
+        w.optional("acctPort", &v.acct_port);
+        w.optional("authPort", &v.auth_port);
+        w.optional("switchCountInVenue", &v.switch_count_in_venue);
+        w.optional("syncedPasswordSwitchCount", &v.synced_password_switch_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AaaServerView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AaaServerView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("username", &v.username);
-            w.optional("password", &v.password);
-            w.optional("purpose", &v.purpose);
-            w.optional("level", &v.level);
-            w.optional("serverType", &v.server_type);
-            w.optional("secret", &v.secret);
-            w.optional("ip", &v.ip);
-            w.optional("acctPort", &v.acct_port);
-            w.optional("authPort", &v.auth_port);
-            w.optional("switchCountInVenue", &v.switch_count_in_venue);
-            w.optional("syncedPasswordSwitchCount", &v.synced_password_switch_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AaaServerView {
@@ -143,8 +134,8 @@ impl<'de> serde::Deserialize<'de> for AaaServerView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AaaServerView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AaaServerView {
+        ) -> Option<AaaServerView> {
+            Some(AaaServerView {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 username: f.optional("username"),
@@ -159,9 +150,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerView {
                 switch_count_in_venue: f.optional("switchCountInVenue"),
                 synced_password_switch_count: f.optional("syncedPasswordSwitchCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

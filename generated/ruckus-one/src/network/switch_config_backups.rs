@@ -23,23 +23,21 @@ pub struct ConfigBackUpFormatted {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ConfigBackUpFormatted {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("switchId", &v.switch_id);
+        w.optional("model", &v.model);
+        w.optional("venueId", &v.venue_id);
+        w.optional("cli", &v.cli);
+        w.optional("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ConfigBackUpFormatted {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ConfigBackUpFormatted,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("switchId", &v.switch_id);
-            w.optional("model", &v.model);
-            w.optional("venueId", &v.venue_id);
-            w.optional("cli", &v.cli);
-            w.optional("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigBackUpFormatted {
@@ -48,11 +46,8 @@ impl<'de> serde::Deserialize<'de> for ConfigBackUpFormatted {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ConfigBackUpFormatted,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ConfigBackUpFormatted {
+        ) -> Option<ConfigBackUpFormatted> {
+            Some(ConfigBackUpFormatted {
                 id: f.optional("id"),
                 switch_id: f.optional("switchId"),
                 model: f.optional("model"),
@@ -60,9 +55,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackUpFormatted {
                 cli: f.optional("cli"),
                 name: f.optional("name"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -129,18 +122,16 @@ pub struct ConfigBackup {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ConfigBackup {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ConfigBackup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ConfigBackup,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigBackup {
@@ -149,13 +140,11 @@ impl<'de> serde::Deserialize<'de> for ConfigBackup {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ConfigBackup, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ConfigBackup {
+        ) -> Option<ConfigBackup> {
+            Some(ConfigBackup {
                 name: f.optional("name"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -192,18 +181,16 @@ pub struct ConfigBackupAction {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ConfigBackupAction {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("configBackupAction", &v.config_backup_action);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ConfigBackupAction {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ConfigBackupAction,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("configBackupAction", &v.config_backup_action);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigBackupAction {
@@ -212,16 +199,11 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupAction {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ConfigBackupAction,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ConfigBackupAction {
+        ) -> Option<ConfigBackupAction> {
+            Some(ConfigBackupAction {
                 config_backup_action: f.optional("configBackupAction"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -315,19 +297,17 @@ pub struct ConfigBackupComparison {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ConfigBackupComparison {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("backupId1", &v.backup_id1);
+        w.optional("backupId2", &v.backup_id2);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ConfigBackupComparison {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ConfigBackupComparison,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("backupId1", &v.backup_id1);
-            w.optional("backupId2", &v.backup_id2);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigBackupComparison {
@@ -336,17 +316,12 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupComparison {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ConfigBackupComparison,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ConfigBackupComparison {
+        ) -> Option<ConfigBackupComparison> {
+            Some(ConfigBackupComparison {
                 backup_id1: f.optional("backupId1"),
                 backup_id2: f.optional("backupId2"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -391,20 +366,18 @@ pub struct ConfigBackupComparisonView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ConfigBackupComparisonView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("configBackup1", &v.config_backup1);
+        w.optional("configBackup2", &v.config_backup2);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ConfigBackupComparisonView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ConfigBackupComparisonView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("configBackup1", &v.config_backup1);
-            w.optional("configBackup2", &v.config_backup2);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigBackupComparisonView {
@@ -413,18 +386,13 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupComparisonView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ConfigBackupComparisonView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ConfigBackupComparisonView {
+        ) -> Option<ConfigBackupComparisonView> {
+            Some(ConfigBackupComparisonView {
                 id: f.optional("id"),
                 config_backup1: f.optional("configBackup1"),
                 config_backup2: f.optional("configBackup2"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -480,19 +448,17 @@ pub struct ConfigBackupContentView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ConfigBackupContentView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("config", &v.config);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ConfigBackupContentView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ConfigBackupContentView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("config", &v.config);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigBackupContentView {
@@ -501,17 +467,12 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupContentView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ConfigBackupContentView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ConfigBackupContentView {
+        ) -> Option<ConfigBackupContentView> {
+            Some(ConfigBackupContentView {
                 id: f.optional("id"),
                 config: f.optional("config"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

@@ -23,23 +23,21 @@ pub struct ChangeSchedule {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ChangeSchedule {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("date", &v.date);
+        w.optional("time", &v.time);
+        w.optional_list("versions", &v.versions);
+        w.optional_list("switchIds", &v.switch_ids);
+        w.optional("preDownload", &v.pre_download);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ChangeSchedule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ChangeSchedule,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("date", &v.date);
-            w.optional("time", &v.time);
-            w.optional_list("versions", &v.versions);
-            w.optional_list("switchIds", &v.switch_ids);
-            w.optional("preDownload", &v.pre_download);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ChangeSchedule {
@@ -48,8 +46,8 @@ impl<'de> serde::Deserialize<'de> for ChangeSchedule {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ChangeSchedule, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ChangeSchedule {
+        ) -> Option<ChangeSchedule> {
+            Some(ChangeSchedule {
                 id: f.optional("id"),
                 date: f.optional("date"),
                 time: f.optional("time"),
@@ -57,9 +55,7 @@ impl<'de> serde::Deserialize<'de> for ChangeSchedule {
                 switch_ids: f.optional_list("switchIds"),
                 pre_download: f.optional("preDownload"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -132,24 +128,22 @@ pub struct ChangeScheduleV1 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ChangeScheduleV1 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("date", &v.date);
+        w.optional("time", &v.time);
+        w.optional("switchVersion", &v.switch_version);
+        w.optional("switchVersionAboveTen", &v.switch_version_above_ten);
+        w.optional_list("switchIds", &v.switch_ids);
+        w.optional("preDownload", &v.pre_download);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ChangeScheduleV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ChangeScheduleV1,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("date", &v.date);
-            w.optional("time", &v.time);
-            w.optional("switchVersion", &v.switch_version);
-            w.optional("switchVersionAboveTen", &v.switch_version_above_ten);
-            w.optional_list("switchIds", &v.switch_ids);
-            w.optional("preDownload", &v.pre_download);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ChangeScheduleV1 {
@@ -158,8 +152,8 @@ impl<'de> serde::Deserialize<'de> for ChangeScheduleV1 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ChangeScheduleV1, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ChangeScheduleV1 {
+        ) -> Option<ChangeScheduleV1> {
+            Some(ChangeScheduleV1 {
                 id: f.optional("id"),
                 date: f.optional("date"),
                 time: f.optional("time"),
@@ -168,9 +162,7 @@ impl<'de> serde::Deserialize<'de> for ChangeScheduleV1 {
                 switch_ids: f.optional_list("switchIds"),
                 pre_download: f.optional("preDownload"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -244,19 +236,17 @@ pub struct ModelCurrentVersionView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ModelCurrentVersionView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("modelGroup", &v.model_group);
+        w.optional_list("versions", &v.versions);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ModelCurrentVersionView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ModelCurrentVersionView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("modelGroup", &v.model_group);
-            w.optional_list("versions", &v.versions);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ModelCurrentVersionView {
@@ -265,17 +255,12 @@ impl<'de> serde::Deserialize<'de> for ModelCurrentVersionView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ModelCurrentVersionView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ModelCurrentVersionView {
+        ) -> Option<ModelCurrentVersionView> {
+            Some(ModelCurrentVersionView {
                 model_group: f.optional("modelGroup"),
                 versions: f.optional_list("versions"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -386,20 +371,18 @@ pub struct ModelSwitchCountView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ModelSwitchCountView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("modelGroup", &v.model_group);
+        w.optional("count", &v.count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ModelSwitchCountView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ModelSwitchCountView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("modelGroup", &v.model_group);
-            w.optional("count", &v.count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ModelSwitchCountView {
@@ -408,18 +391,13 @@ impl<'de> serde::Deserialize<'de> for ModelSwitchCountView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ModelSwitchCountView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ModelSwitchCountView {
+        ) -> Option<ModelSwitchCountView> {
+            Some(ModelSwitchCountView {
                 id: f.optional("id"),
                 model_group: f.optional("modelGroup"),
                 count: f.optional("count"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -470,20 +448,18 @@ pub struct ModelVersionView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ModelVersionView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("modelGroup", &v.model_group);
+        w.optional("version", &v.version);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ModelVersionView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ModelVersionView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("modelGroup", &v.model_group);
-            w.optional("version", &v.version);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ModelVersionView {
@@ -492,15 +468,13 @@ impl<'de> serde::Deserialize<'de> for ModelVersionView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ModelVersionView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ModelVersionView {
+        ) -> Option<ModelVersionView> {
+            Some(ModelVersionView {
                 id: f.optional("id"),
                 model_group: f.optional("modelGroup"),
                 version: f.optional("version"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -553,20 +527,18 @@ pub struct ScheduleTimeSlotView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ScheduleTimeSlotView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("startDateTime", &v.start_date_time);
+        w.optional("endDateTime", &v.end_date_time);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ScheduleTimeSlotView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ScheduleTimeSlotView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("startDateTime", &v.start_date_time);
-            w.optional("endDateTime", &v.end_date_time);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ScheduleTimeSlotView {
@@ -575,18 +547,13 @@ impl<'de> serde::Deserialize<'de> for ScheduleTimeSlotView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ScheduleTimeSlotView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ScheduleTimeSlotView {
+        ) -> Option<ScheduleTimeSlotView> {
+            Some(ScheduleTimeSlotView {
                 id: f.optional("id"),
                 start_date_time: f.optional("startDateTime"),
                 end_date_time: f.optional("endDateTime"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -636,19 +603,17 @@ pub struct SkipScheduleUpgrade {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SkipScheduleUpgrade {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional_list("switchIds", &v.switch_ids);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SkipScheduleUpgrade {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SkipScheduleUpgrade,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional_list("switchIds", &v.switch_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SkipScheduleUpgrade {
@@ -657,17 +622,12 @@ impl<'de> serde::Deserialize<'de> for SkipScheduleUpgrade {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            SkipScheduleUpgrade,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = SkipScheduleUpgrade {
+        ) -> Option<SkipScheduleUpgrade> {
+            Some(SkipScheduleUpgrade {
                 id: f.optional("id"),
                 switch_ids: f.optional_list("switchIds"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -712,20 +672,18 @@ pub struct SwitchScheduleView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SwitchScheduleView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("timeSlot", &v.time_slot);
+        w.optional("version", &v.version);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SwitchScheduleView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SwitchScheduleView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("timeSlot", &v.time_slot);
-            w.optional("version", &v.version);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchScheduleView {
@@ -734,18 +692,13 @@ impl<'de> serde::Deserialize<'de> for SwitchScheduleView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            SwitchScheduleView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = SwitchScheduleView {
+        ) -> Option<SwitchScheduleView> {
+            Some(SwitchScheduleView {
                 id: f.optional("id"),
                 time_slot: f.optional("timeSlot"),
                 version: f.optional("version"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -798,21 +751,19 @@ pub struct SwitchVersion {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SwitchVersion {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("category", &v.category);
+        w.optional("createdDate", &v.created_date);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SwitchVersion {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SwitchVersion,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("category", &v.category);
-            w.optional("createdDate", &v.created_date);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchVersion {
@@ -821,16 +772,14 @@ impl<'de> serde::Deserialize<'de> for SwitchVersion {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<SwitchVersion, ruckus_one_runtime::internal::object::FieldError> {
-            let value = SwitchVersion {
+        ) -> Option<SwitchVersion> {
+            Some(SwitchVersion {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 category: f.optional("category"),
                 created_date: f.optional("createdDate"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -948,20 +897,18 @@ pub struct SwitchVersionView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SwitchVersionView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("modelGroup", &v.model_group);
+        w.optional_list("versions", &v.versions);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SwitchVersionView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SwitchVersionView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("modelGroup", &v.model_group);
-            w.optional_list("versions", &v.versions);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchVersionView {
@@ -970,18 +917,13 @@ impl<'de> serde::Deserialize<'de> for SwitchVersionView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            SwitchVersionView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = SwitchVersionView {
+        ) -> Option<SwitchVersionView> {
+            Some(SwitchVersionView {
                 id: f.optional("id"),
                 model_group: f.optional("modelGroup"),
                 versions: f.optional_list("versions"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1032,23 +974,18 @@ pub struct UpgradeScheduleFirmwareView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UpgradeScheduleFirmwareView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("timeSlot", &v.time_slot);
+        w.optional_list("supportModelGroupVersions", &v.support_model_group_versions);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UpgradeScheduleFirmwareView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UpgradeScheduleFirmwareView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("timeSlot", &v.time_slot);
-            w.optional_list(
-                "supportModelGroupVersions",
-                &v.support_model_group_versions,
-            );
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpgradeScheduleFirmwareView {
@@ -1057,19 +994,14 @@ impl<'de> serde::Deserialize<'de> for UpgradeScheduleFirmwareView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            UpgradeScheduleFirmwareView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = UpgradeScheduleFirmwareView {
+        ) -> Option<UpgradeScheduleFirmwareView> {
+            Some(UpgradeScheduleFirmwareView {
                 id: f.optional("id"),
                 time_slot: f.optional("timeSlot"),
                 support_model_group_versions: f
                     .optional_list("supportModelGroupVersions"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1128,25 +1060,20 @@ pub struct UpgradeScheduleView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UpgradeScheduleView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("timeSlot", &v.time_slot);
+        w.optional("version", &v.version);
+        w.optional("versionAboveTen", &v.version_above_ten);
+        w.optional_list("supportModelGroupVersions", &v.support_model_group_versions);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UpgradeScheduleView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UpgradeScheduleView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("timeSlot", &v.time_slot);
-            w.optional("version", &v.version);
-            w.optional("versionAboveTen", &v.version_above_ten);
-            w.optional_list(
-                "supportModelGroupVersions",
-                &v.support_model_group_versions,
-            );
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpgradeScheduleView {
@@ -1155,11 +1082,8 @@ impl<'de> serde::Deserialize<'de> for UpgradeScheduleView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            UpgradeScheduleView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = UpgradeScheduleView {
+        ) -> Option<UpgradeScheduleView> {
+            Some(UpgradeScheduleView {
                 id: f.optional("id"),
                 time_slot: f.optional("timeSlot"),
                 version: f.optional("version"),
@@ -1167,9 +1091,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeScheduleView {
                 support_model_group_versions: f
                     .optional_list("supportModelGroupVersions"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1236,19 +1158,18 @@ pub struct UpgradeScheduleViewSupportModelGroupVersion {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for UpgradeScheduleViewSupportModelGroupVersion {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("modelGroup", &v.model_group);
+        w.optional("version", &v.version);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UpgradeScheduleViewSupportModelGroupVersion {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UpgradeScheduleViewSupportModelGroupVersion,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("modelGroup", &v.model_group);
-            w.optional("version", &v.version);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpgradeScheduleViewSupportModelGroupVersion {
@@ -1257,17 +1178,12 @@ impl<'de> serde::Deserialize<'de> for UpgradeScheduleViewSupportModelGroupVersio
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            UpgradeScheduleViewSupportModelGroupVersion,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = UpgradeScheduleViewSupportModelGroupVersion {
+        ) -> Option<UpgradeScheduleViewSupportModelGroupVersion> {
+            Some(UpgradeScheduleViewSupportModelGroupVersion {
                 model_group: f.optional("modelGroup"),
                 version: f.optional("version"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1322,30 +1238,28 @@ pub struct UpgradeSwitch {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UpgradeSwitch {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("venueId", &v.venue_id);
+        w.optional("venueName", &v.venue_name);
+        w.optional("switchId", &v.switch_id);
+        w.optional("switchName", &v.switch_name);
+        w.optional("isStack", &v.is_stack);
+        w.optional("model", &v.model);
+        w.optional("currentFirmware", &v.current_firmware);
+        w.optional("availableVersion", &v.available_version);
+        w.optional("switchNextSchedule", &v.switch_next_schedule);
+        w.optional("venueNextSchedule", &v.venue_next_schedule);
+        w.optional("preDownload", &v.pre_download);
+        w.optional("isSwitchLevelSchedule", &v.is_switch_level_schedule);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UpgradeSwitch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UpgradeSwitch,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("venueId", &v.venue_id);
-            w.optional("venueName", &v.venue_name);
-            w.optional("switchId", &v.switch_id);
-            w.optional("switchName", &v.switch_name);
-            w.optional("isStack", &v.is_stack);
-            w.optional("model", &v.model);
-            w.optional("currentFirmware", &v.current_firmware);
-            w.optional("availableVersion", &v.available_version);
-            w.optional("switchNextSchedule", &v.switch_next_schedule);
-            w.optional("venueNextSchedule", &v.venue_next_schedule);
-            w.optional("preDownload", &v.pre_download);
-            w.optional("isSwitchLevelSchedule", &v.is_switch_level_schedule);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpgradeSwitch {
@@ -1354,8 +1268,8 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitch {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<UpgradeSwitch, ruckus_one_runtime::internal::object::FieldError> {
-            let value = UpgradeSwitch {
+        ) -> Option<UpgradeSwitch> {
+            Some(UpgradeSwitch {
                 id: f.optional("id"),
                 venue_id: f.optional("venueId"),
                 venue_name: f.optional("venueName"),
@@ -1370,9 +1284,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitch {
                 pre_download: f.optional("preDownload"),
                 is_switch_level_schedule: f.optional("isSwitchLevelSchedule"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1489,20 +1401,18 @@ pub struct UpgradeSwitchQueryFilter {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UpgradeSwitchQueryFilter {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("searchFilter", &v.search_filter);
+        w.optional_list("venueIdList", &v.venue_id_list);
+        w.optional_list("searchTargetFields", &v.search_target_fields);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UpgradeSwitchQueryFilter {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UpgradeSwitchQueryFilter,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("searchFilter", &v.search_filter);
-            w.optional_list("venueIdList", &v.venue_id_list);
-            w.optional_list("searchTargetFields", &v.search_target_fields);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpgradeSwitchQueryFilter {
@@ -1511,18 +1421,13 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitchQueryFilter {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            UpgradeSwitchQueryFilter,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = UpgradeSwitchQueryFilter {
+        ) -> Option<UpgradeSwitchQueryFilter> {
+            Some(UpgradeSwitchQueryFilter {
                 search_filter: f.optional("searchFilter"),
                 venue_id_list: f.optional_list("venueIdList"),
                 search_target_fields: f.optional_list("searchTargetFields"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1572,19 +1477,17 @@ pub struct UpgradeSwitchQueryFilterV1 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UpgradeSwitchQueryFilterV1 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("searchFilter", &v.search_filter);
+        w.optional_list("venueIdList", &v.venue_id_list);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UpgradeSwitchQueryFilterV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UpgradeSwitchQueryFilterV1,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("searchFilter", &v.search_filter);
-            w.optional_list("venueIdList", &v.venue_id_list);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpgradeSwitchQueryFilterV1 {
@@ -1593,17 +1496,12 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitchQueryFilterV1 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            UpgradeSwitchQueryFilterV1,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = UpgradeSwitchQueryFilterV1 {
+        ) -> Option<UpgradeSwitchQueryFilterV1> {
+            Some(UpgradeSwitchQueryFilterV1 {
                 search_filter: f.optional("searchFilter"),
                 venue_id_list: f.optional_list("venueIdList"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1657,29 +1555,27 @@ pub struct UpgradeSwitchView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UpgradeSwitchView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("venueId", &v.venue_id);
+        w.optional("venueName", &v.venue_name);
+        w.optional("switchId", &v.switch_id);
+        w.optional("switchName", &v.switch_name);
+        w.optional("isStack", &v.is_stack);
+        w.optional("model", &v.model);
+        w.optional("currentFirmware", &v.current_firmware);
+        w.optional("switchNextSchedule", &v.switch_next_schedule);
+        w.optional("venueNextSchedule", &v.venue_next_schedule);
+        w.optional("preDownload", &v.pre_download);
+        w.optional("isSwitchLevelSchedule", &v.is_switch_level_schedule);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UpgradeSwitchView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UpgradeSwitchView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("venueId", &v.venue_id);
-            w.optional("venueName", &v.venue_name);
-            w.optional("switchId", &v.switch_id);
-            w.optional("switchName", &v.switch_name);
-            w.optional("isStack", &v.is_stack);
-            w.optional("model", &v.model);
-            w.optional("currentFirmware", &v.current_firmware);
-            w.optional("switchNextSchedule", &v.switch_next_schedule);
-            w.optional("venueNextSchedule", &v.venue_next_schedule);
-            w.optional("preDownload", &v.pre_download);
-            w.optional("isSwitchLevelSchedule", &v.is_switch_level_schedule);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpgradeSwitchView {
@@ -1688,11 +1584,8 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitchView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            UpgradeSwitchView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = UpgradeSwitchView {
+        ) -> Option<UpgradeSwitchView> {
+            Some(UpgradeSwitchView {
                 id: f.optional("id"),
                 venue_id: f.optional("venueId"),
                 venue_name: f.optional("venueName"),
@@ -1706,9 +1599,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitchView {
                 pre_download: f.optional("preDownload"),
                 is_switch_level_schedule: f.optional("isSwitchLevelSchedule"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1837,35 +1728,33 @@ pub struct UpgradeVenue {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UpgradeVenue {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("venueId", &v.venue_id);
+        w.optional("venueName", &v.venue_name);
+        w.optional("switchFirmwareVersion", &v.switch_firmware_version);
+        w.optional(
+            "switchFirmwareVersionAboveTen",
+            &v.switch_firmware_version_above_ten,
+        );
+        w.optional_list("availableVersions", &v.available_versions);
+        w.optional("nextSchedule", &v.next_schedule);
+        w.optional("lastScheduleUpdateTime", &v.last_schedule_update_time);
+        w.optional("preDownload", &v.pre_download);
+        w.optional("switchCount", &v.switch_count);
+        w.optional("aboveTenSwitchCount", &v.above_ten_switch_count);
+        w.optional("status", &v.status);
+        w.optional("scheduleCount", &v.schedule_count);
+        w.optional_list("switchCounts", &v.switch_counts);
+        w.optional_list("versions", &v.versions);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UpgradeVenue {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UpgradeVenue,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("venueId", &v.venue_id);
-            w.optional("venueName", &v.venue_name);
-            w.optional("switchFirmwareVersion", &v.switch_firmware_version);
-            w.optional(
-                "switchFirmwareVersionAboveTen",
-                &v.switch_firmware_version_above_ten,
-            );
-            w.optional_list("availableVersions", &v.available_versions);
-            w.optional("nextSchedule", &v.next_schedule);
-            w.optional("lastScheduleUpdateTime", &v.last_schedule_update_time);
-            w.optional("preDownload", &v.pre_download);
-            w.optional("switchCount", &v.switch_count);
-            w.optional("aboveTenSwitchCount", &v.above_ten_switch_count);
-            w.optional("status", &v.status);
-            w.optional("scheduleCount", &v.schedule_count);
-            w.optional_list("switchCounts", &v.switch_counts);
-            w.optional_list("versions", &v.versions);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpgradeVenue {
@@ -1874,8 +1763,8 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenue {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<UpgradeVenue, ruckus_one_runtime::internal::object::FieldError> {
-            let value = UpgradeVenue {
+        ) -> Option<UpgradeVenue> {
+            Some(UpgradeVenue {
                 id: f.optional("id"),
                 venue_id: f.optional("venueId"),
                 venue_name: f.optional("venueName"),
@@ -1893,9 +1782,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenue {
                 switch_counts: f.optional_list("switchCounts"),
                 versions: f.optional_list("versions"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2045,27 +1932,25 @@ pub struct UpgradeVenueFirmwareView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UpgradeVenueFirmwareView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("venueId", &v.venue_id);
+        w.optional("venueName", &v.venue_name);
+        w.optional_list("versions", &v.versions);
+        w.optional("nextSchedule", &v.next_schedule);
+        w.optional("lastScheduleUpdateTime", &v.last_schedule_update_time);
+        w.optional("preDownload", &v.pre_download);
+        w.optional_list("switchCounts", &v.switch_counts);
+        w.optional("status", &v.status);
+        w.optional("scheduleCount", &v.schedule_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UpgradeVenueFirmwareView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UpgradeVenueFirmwareView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("venueId", &v.venue_id);
-            w.optional("venueName", &v.venue_name);
-            w.optional_list("versions", &v.versions);
-            w.optional("nextSchedule", &v.next_schedule);
-            w.optional("lastScheduleUpdateTime", &v.last_schedule_update_time);
-            w.optional("preDownload", &v.pre_download);
-            w.optional_list("switchCounts", &v.switch_counts);
-            w.optional("status", &v.status);
-            w.optional("scheduleCount", &v.schedule_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpgradeVenueFirmwareView {
@@ -2074,11 +1959,8 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueFirmwareView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            UpgradeVenueFirmwareView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = UpgradeVenueFirmwareView {
+        ) -> Option<UpgradeVenueFirmwareView> {
+            Some(UpgradeVenueFirmwareView {
                 id: f.optional("id"),
                 venue_id: f.optional("venueId"),
                 venue_name: f.optional("venueName"),
@@ -2090,9 +1972,7 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueFirmwareView {
                 status: f.optional("status"),
                 schedule_count: f.optional("scheduleCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2255,20 +2135,18 @@ pub struct UpgradeVenueQueryFilter {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UpgradeVenueQueryFilter {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("searchFilter", &v.search_filter);
+        w.optional("firmwareVersion", &v.firmware_version);
+        w.optional("modelGroup", &v.model_group);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UpgradeVenueQueryFilter {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UpgradeVenueQueryFilter,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("searchFilter", &v.search_filter);
-            w.optional("firmwareVersion", &v.firmware_version);
-            w.optional("modelGroup", &v.model_group);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilter {
@@ -2277,18 +2155,13 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilter {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            UpgradeVenueQueryFilter,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = UpgradeVenueQueryFilter {
+        ) -> Option<UpgradeVenueQueryFilter> {
+            Some(UpgradeVenueQueryFilter {
                 search_filter: f.optional("searchFilter"),
                 firmware_version: f.optional("firmwareVersion"),
                 model_group: f.optional("modelGroup"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2338,19 +2211,17 @@ pub struct UpgradeVenueQueryFilterV1 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UpgradeVenueQueryFilterV1 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("searchFilter", &v.search_filter);
+        w.optional("firmwareVersion", &v.firmware_version);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UpgradeVenueQueryFilterV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UpgradeVenueQueryFilterV1,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("searchFilter", &v.search_filter);
-            w.optional("firmwareVersion", &v.firmware_version);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilterV1 {
@@ -2359,17 +2230,12 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilterV1 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            UpgradeVenueQueryFilterV1,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = UpgradeVenueQueryFilterV1 {
+        ) -> Option<UpgradeVenueQueryFilterV1> {
+            Some(UpgradeVenueQueryFilterV1 {
                 search_filter: f.optional("searchFilter"),
                 firmware_version: f.optional("firmwareVersion"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2415,19 +2281,17 @@ pub struct UpgradeVenueSwitchCount {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UpgradeVenueSwitchCount {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("count", &v.count);
+        w.optional("modelGroup", &v.model_group);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UpgradeVenueSwitchCount {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UpgradeVenueSwitchCount,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("count", &v.count);
-            w.optional("modelGroup", &v.model_group);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpgradeVenueSwitchCount {
@@ -2436,17 +2300,12 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueSwitchCount {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            UpgradeVenueSwitchCount,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = UpgradeVenueSwitchCount {
+        ) -> Option<UpgradeVenueSwitchCount> {
+            Some(UpgradeVenueSwitchCount {
                 count: f.optional("count"),
                 model_group: f.optional("modelGroup"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2491,20 +2350,18 @@ pub struct VenueCurrentVersion {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VenueCurrentVersion {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional_list("currentVersions", &v.current_versions);
+        w.optional_list("currentVersionsAboveTen", &v.current_versions_above_ten);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueCurrentVersion {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueCurrentVersion,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional_list("currentVersions", &v.current_versions);
-            w.optional_list("currentVersionsAboveTen", &v.current_versions_above_ten);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueCurrentVersion {
@@ -2513,18 +2370,13 @@ impl<'de> serde::Deserialize<'de> for VenueCurrentVersion {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueCurrentVersion,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueCurrentVersion {
+        ) -> Option<VenueCurrentVersion> {
+            Some(VenueCurrentVersion {
                 id: f.optional("id"),
                 current_versions: f.optional_list("currentVersions"),
                 current_versions_above_ten: f.optional_list("currentVersionsAboveTen"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2577,19 +2429,17 @@ pub struct VenueCurrentVersionView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VenueCurrentVersionView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional_list("currentVersions", &v.current_versions);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueCurrentVersionView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueCurrentVersionView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional_list("currentVersions", &v.current_versions);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueCurrentVersionView {
@@ -2598,17 +2448,12 @@ impl<'de> serde::Deserialize<'de> for VenueCurrentVersionView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueCurrentVersionView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueCurrentVersionView {
+        ) -> Option<VenueCurrentVersionView> {
+            Some(VenueCurrentVersionView {
                 id: f.optional("id"),
                 current_versions: f.optional_list("currentVersions"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

@@ -20,20 +20,18 @@ pub struct AclIntersectionView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AclIntersectionView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional_list("profileAcl", &v.profile_acl);
+        w.optional_list("switchAcl", &v.switch_acl);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AclIntersectionView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AclIntersectionView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional_list("profileAcl", &v.profile_acl);
-            w.optional_list("switchAcl", &v.switch_acl);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AclIntersectionView {
@@ -42,18 +40,13 @@ impl<'de> serde::Deserialize<'de> for AclIntersectionView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AclIntersectionView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AclIntersectionView {
+        ) -> Option<AclIntersectionView> {
+            Some(AclIntersectionView {
                 id: f.optional("id"),
                 profile_acl: f.optional_list("profileAcl"),
                 switch_acl: f.optional_list("switchAcl"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -103,19 +96,18 @@ pub struct ConfigurationHistoryDetailSortInfo {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ConfigurationHistoryDetailSortInfo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("sortColumn", &v.sort_column);
+        w.optional("dir", &v.dir);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ConfigurationHistoryDetailSortInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ConfigurationHistoryDetailSortInfo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("sortColumn", &v.sort_column);
-            w.optional("dir", &v.dir);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigurationHistoryDetailSortInfo {
@@ -124,17 +116,12 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryDetailSortInfo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ConfigurationHistoryDetailSortInfo,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ConfigurationHistoryDetailSortInfo {
+        ) -> Option<ConfigurationHistoryDetailSortInfo> {
+            Some(ConfigurationHistoryDetailSortInfo {
                 sort_column: f.optional("sortColumn"),
                 dir: f.optional("dir"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -241,19 +228,17 @@ pub struct ConfigurationHistoryFilter {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ConfigurationHistoryFilter {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("filterByStatus", &v.filter_by_status);
+        w.optional_list("configType", &v.config_type);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ConfigurationHistoryFilter {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ConfigurationHistoryFilter,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("filterByStatus", &v.filter_by_status);
-            w.optional_list("configType", &v.config_type);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigurationHistoryFilter {
@@ -262,17 +247,12 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryFilter {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ConfigurationHistoryFilter,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ConfigurationHistoryFilter {
+        ) -> Option<ConfigurationHistoryFilter> {
+            Some(ConfigurationHistoryFilter {
                 filter_by_status: f.optional_list("filterByStatus"),
                 config_type: f.optional_list("configType"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -321,20 +301,19 @@ pub struct ConfigurationHistoryForVenueQueryRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ConfigurationHistoryForVenueQueryRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("filterByStatus", &v.filter_by_status);
+        w.optional("limit", &v.limit);
+        w.optional("sortInfo", &v.sort_info);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ConfigurationHistoryForVenueQueryRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ConfigurationHistoryForVenueQueryRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("filterByStatus", &v.filter_by_status);
-            w.optional("limit", &v.limit);
-            w.optional("sortInfo", &v.sort_info);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigurationHistoryForVenueQueryRequest {
@@ -343,18 +322,13 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryForVenueQueryRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ConfigurationHistoryForVenueQueryRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ConfigurationHistoryForVenueQueryRequest {
+        ) -> Option<ConfigurationHistoryForVenueQueryRequest> {
+            Some(ConfigurationHistoryForVenueQueryRequest {
                 filter_by_status: f.optional("filterByStatus"),
                 limit: f.optional("limit"),
                 sort_info: f.optional("sortInfo"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -416,25 +390,23 @@ pub struct ConfigurationHistoryRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ConfigurationHistoryRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("sortInfo", &v.sort_info);
+        w.optional("filterByConfigType", &v.filter_by_config_type);
+        w.optional("page", &v.page);
+        w.optional("limit", &v.limit);
+        w.optional("pageSize", &v.page_size);
+        w.optional("sortField", &v.sort_field);
+        w.optional("sortOrder", &v.sort_order);
+        w.optional("filters", &v.filters);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ConfigurationHistoryRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ConfigurationHistoryRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("sortInfo", &v.sort_info);
-            w.optional("filterByConfigType", &v.filter_by_config_type);
-            w.optional("page", &v.page);
-            w.optional("limit", &v.limit);
-            w.optional("pageSize", &v.page_size);
-            w.optional("sortField", &v.sort_field);
-            w.optional("sortOrder", &v.sort_order);
-            w.optional("filters", &v.filters);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigurationHistoryRequest {
@@ -443,11 +415,8 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ConfigurationHistoryRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ConfigurationHistoryRequest {
+        ) -> Option<ConfigurationHistoryRequest> {
+            Some(ConfigurationHistoryRequest {
                 sort_info: f.optional("sortInfo"),
                 filter_by_config_type: f.optional("filterByConfigType"),
                 page: f.optional("page"),
@@ -457,9 +426,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryRequest {
                 sort_order: f.optional("sortOrder"),
                 filters: f.optional("filters"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -552,24 +519,23 @@ pub struct ConfigurationHistoryVenueInfoView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ConfigurationHistoryVenueInfoView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("configType", &v.config_type);
+        w.optional("numberOfFailed", &v.number_of_failed);
+        w.optional("numberOfSuccess", &v.number_of_success);
+        w.optional("numberOfSwitches", &v.number_of_switches);
+        w.optional("numberOfNotifySuccess", &v.number_of_notify_success);
+        w.optional("transactionId", &v.transaction_id);
+        w.optional("startTime", &v.start_time);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ConfigurationHistoryVenueInfoView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ConfigurationHistoryVenueInfoView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("configType", &v.config_type);
-            w.optional("numberOfFailed", &v.number_of_failed);
-            w.optional("numberOfSuccess", &v.number_of_success);
-            w.optional("numberOfSwitches", &v.number_of_switches);
-            w.optional("numberOfNotifySuccess", &v.number_of_notify_success);
-            w.optional("transactionId", &v.transaction_id);
-            w.optional("startTime", &v.start_time);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigurationHistoryVenueInfoView {
@@ -578,11 +544,8 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryVenueInfoView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ConfigurationHistoryVenueInfoView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ConfigurationHistoryVenueInfoView {
+        ) -> Option<ConfigurationHistoryVenueInfoView> {
+            Some(ConfigurationHistoryVenueInfoView {
                 config_type: f.optional_list("configType"),
                 number_of_failed: f.optional("numberOfFailed"),
                 number_of_success: f.optional("numberOfSuccess"),
@@ -591,9 +554,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryVenueInfoView {
                 transaction_id: f.optional("transactionId"),
                 start_time: f.optional("startTime"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -672,20 +633,19 @@ pub struct ConfigurationHistoryVenueView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ConfigurationHistoryVenueView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("totalCount", &v.total_count);
+        w.optional_list("list", &v.list);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ConfigurationHistoryVenueView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ConfigurationHistoryVenueView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("totalCount", &v.total_count);
-            w.optional_list("list", &v.list);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigurationHistoryVenueView {
@@ -694,18 +654,13 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryVenueView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ConfigurationHistoryVenueView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ConfigurationHistoryVenueView {
+        ) -> Option<ConfigurationHistoryVenueView> {
+            Some(ConfigurationHistoryVenueView {
                 id: f.optional("id"),
                 total_count: f.optional("totalCount"),
                 list: f.optional_list("list"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -758,19 +713,17 @@ pub struct DhcpServerResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DhcpServerResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DhcpServerResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DhcpServerResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DhcpServerResponse {
@@ -779,17 +732,12 @@ impl<'de> serde::Deserialize<'de> for DhcpServerResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DhcpServerResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DhcpServerResponse {
+        ) -> Option<DhcpServerResponse> {
+            Some(DhcpServerResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -835,18 +783,16 @@ pub struct DhcpServerStateView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DhcpServerStateView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("state", &v.state);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DhcpServerStateView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DhcpServerStateView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("state", &v.state);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DhcpServerStateView {
@@ -855,16 +801,11 @@ impl<'de> serde::Deserialize<'de> for DhcpServerStateView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DhcpServerStateView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DhcpServerStateView {
+        ) -> Option<DhcpServerStateView> {
+            Some(DhcpServerStateView {
                 state: f.optional("state"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -967,30 +908,29 @@ pub struct Lag {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Lag {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.optional("type", &v.type_);
+        w.optional_list("ports", &v.ports);
+        w.optional_list("taggedVlans", &v.tagged_vlans);
+        w.optional("untaggedVlan", &v.untagged_vlan);
+        w.optional("forceUpPort", &v.force_up_port);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Lag {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Lag, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("name", &v.name);
-            w.optional("type", &v.type_);
-            w.optional_list("ports", &v.ports);
-            w.optional_list("taggedVlans", &v.tagged_vlans);
-            w.optional("untaggedVlan", &v.untagged_vlan);
-            w.optional("forceUpPort", &v.force_up_port);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Lag {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Lag, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Lag {
+        fn fields(f: &mut ruckus_one_runtime::internal::object::Fields) -> Option<Lag> {
+            Some(Lag {
                 name: f.optional("name"),
                 type_: f.optional("type"),
                 ports: f.optional_list("ports"),
@@ -998,9 +938,7 @@ impl<'de> serde::Deserialize<'de> for Lag {
                 untagged_vlan: f.optional("untaggedVlan"),
                 force_up_port: f.optional("forceUpPort"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(deserializer, "Lag", fields)
     }
@@ -1067,19 +1005,17 @@ pub struct LagResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LagResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LagResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LagResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LagResponse {
@@ -1088,14 +1024,12 @@ impl<'de> serde::Deserialize<'de> for LagResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<LagResponse, ruckus_one_runtime::internal::object::FieldError> {
-            let value = LagResponse {
+        ) -> Option<LagResponse> {
+            Some(LagResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1152,25 +1086,26 @@ pub struct LagView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LagView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("lagId", &v.lag_id);
+        w.optional("name", &v.name);
+        w.optional("type", &v.type_);
+        w.optional_list("ports", &v.ports);
+        w.optional_list("taggedVlans", &v.tagged_vlans);
+        w.optional("untaggedVlan", &v.untagged_vlan);
+        w.optional("forceUpPort", &v.force_up_port);
+        w.optional("lastName", &v.last_name);
+        w.optional("realRemove", &v.real_remove);
+        w.optional("switchId", &v.switch_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LagView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LagView, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("lagId", &v.lag_id);
-            w.optional("name", &v.name);
-            w.optional("type", &v.type_);
-            w.optional_list("ports", &v.ports);
-            w.optional_list("taggedVlans", &v.tagged_vlans);
-            w.optional("untaggedVlan", &v.untagged_vlan);
-            w.optional("forceUpPort", &v.force_up_port);
-            w.optional("lastName", &v.last_name);
-            w.optional("realRemove", &v.real_remove);
-            w.optional("switchId", &v.switch_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LagView {
@@ -1179,8 +1114,8 @@ impl<'de> serde::Deserialize<'de> for LagView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<LagView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = LagView {
+        ) -> Option<LagView> {
+            Some(LagView {
                 id: f.optional("id"),
                 lag_id: f.optional("lagId"),
                 name: f.optional("name"),
@@ -1193,9 +1128,7 @@ impl<'de> serde::Deserialize<'de> for LagView {
                 real_remove: f.optional("realRemove"),
                 switch_id: f.optional("switchId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1296,16 +1229,17 @@ pub struct SortInfo {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SortInfo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("sortColumn", &v.sort_column);
+        w.optional("dir", &v.dir);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SortInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SortInfo, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("sortColumn", &v.sort_column);
-            w.optional("dir", &v.dir);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SortInfo {
@@ -1314,14 +1248,12 @@ impl<'de> serde::Deserialize<'de> for SortInfo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<SortInfo, ruckus_one_runtime::internal::object::FieldError> {
-            let value = SortInfo {
+        ) -> Option<SortInfo> {
+            Some(SortInfo {
                 sort_column: f.optional("sortColumn"),
                 dir: f.optional("dir"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1417,19 +1349,17 @@ pub struct StaticRouteResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for StaticRouteResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for StaticRouteResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &StaticRouteResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for StaticRouteResponse {
@@ -1438,17 +1368,12 @@ impl<'de> serde::Deserialize<'de> for StaticRouteResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            StaticRouteResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = StaticRouteResponse {
+        ) -> Option<StaticRouteResponse> {
+            Some(StaticRouteResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1495,21 +1420,19 @@ pub struct StaticRouteView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for StaticRouteView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("destinationIp", &v.destination_ip);
+        w.optional("nextHop", &v.next_hop);
+        w.optional("adminDistance", &v.admin_distance);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for StaticRouteView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &StaticRouteView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("destinationIp", &v.destination_ip);
-            w.optional("nextHop", &v.next_hop);
-            w.optional("adminDistance", &v.admin_distance);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for StaticRouteView {
@@ -1518,16 +1441,14 @@ impl<'de> serde::Deserialize<'de> for StaticRouteView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<StaticRouteView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = StaticRouteView {
+        ) -> Option<StaticRouteView> {
+            Some(StaticRouteView {
                 id: f.optional("id"),
                 destination_ip: f.optional("destinationIp"),
                 next_hop: f.optional("nextHop"),
                 admin_distance: f.optional("adminDistance"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1585,21 +1506,19 @@ pub struct SwitchAclView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SwitchAclView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("aclType", &v.acl_type);
+        w.optional_list("aclRules", &v.acl_rules);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SwitchAclView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SwitchAclView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("aclType", &v.acl_type);
-            w.optional_list("aclRules", &v.acl_rules);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchAclView {
@@ -1608,16 +1527,14 @@ impl<'de> serde::Deserialize<'de> for SwitchAclView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<SwitchAclView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = SwitchAclView {
+        ) -> Option<SwitchAclView> {
+            Some(SwitchAclView {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 acl_type: f.optional("aclType"),
                 acl_rules: f.optional_list("aclRules"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1682,23 +1599,21 @@ pub struct SwitchVenueSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SwitchVenueSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("syslogEnabled", &v.syslog_enabled);
+        w.optional("syslogPrimaryServer", &v.syslog_primary_server);
+        w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
+        w.optional_list("dns", &v.dns);
+        w.optional_list("profileId", &v.profile_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SwitchVenueSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SwitchVenueSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("syslogEnabled", &v.syslog_enabled);
-            w.optional("syslogPrimaryServer", &v.syslog_primary_server);
-            w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
-            w.optional_list("dns", &v.dns);
-            w.optional_list("profileId", &v.profile_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchVenueSettings {
@@ -1707,11 +1622,8 @@ impl<'de> serde::Deserialize<'de> for SwitchVenueSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            SwitchVenueSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = SwitchVenueSettings {
+        ) -> Option<SwitchVenueSettings> {
+            Some(SwitchVenueSettings {
                 id: f.optional("id"),
                 syslog_enabled: f.optional("syslogEnabled"),
                 syslog_primary_server: f.optional("syslogPrimaryServer"),
@@ -1719,9 +1631,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVenueSettings {
                 dns: f.optional_list("dns"),
                 profile_id: f.optional_list("profileId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1799,24 +1709,25 @@ pub struct SwitchVlan {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SwitchVlan {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("vlanId", &v.vlan_id);
+        w.optional("vlanName", &v.vlan_name);
+        w.optional("ipv4DhcpSnooping", &v.ipv4_dhcp_snooping);
+        w.optional("arpInspection", &v.arp_inspection);
+        w.optional("igmpSnooping", &v.igmp_snooping);
+        w.optional("multicastVersion", &v.multicast_version);
+        w.optional("spanningTreeProtocol", &v.spanning_tree_protocol);
+        w.optional_list("switchVlanPortModels", &v.switch_vlan_port_models);
+        w.optional("enableAsDefaultVlan", &v.enable_as_default_vlan);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SwitchVlan {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SwitchVlan, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("vlanName", &v.vlan_name);
-            w.optional("ipv4DhcpSnooping", &v.ipv4_dhcp_snooping);
-            w.optional("arpInspection", &v.arp_inspection);
-            w.optional("igmpSnooping", &v.igmp_snooping);
-            w.optional("multicastVersion", &v.multicast_version);
-            w.optional("spanningTreeProtocol", &v.spanning_tree_protocol);
-            w.optional_list("switchVlanPortModels", &v.switch_vlan_port_models);
-            w.optional("enableAsDefaultVlan", &v.enable_as_default_vlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchVlan {
@@ -1825,8 +1736,8 @@ impl<'de> serde::Deserialize<'de> for SwitchVlan {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<SwitchVlan, ruckus_one_runtime::internal::object::FieldError> {
-            let value = SwitchVlan {
+        ) -> Option<SwitchVlan> {
+            Some(SwitchVlan {
                 id: f.optional("id"),
                 vlan_id: f.optional("vlanId"),
                 vlan_name: f.optional("vlanName"),
@@ -1838,9 +1749,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlan {
                 switch_vlan_port_models: f.optional_list("switchVlanPortModels"),
                 enable_as_default_vlan: f.optional("enableAsDefaultVlan"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1943,20 +1852,18 @@ pub struct SwitchVlanOverview {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SwitchVlanOverview {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("switchId", &v.switch_id);
+        w.optional("defaultVlanId", &v.default_vlan_id);
+        w.optional_list("vlanList", &v.vlan_list);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SwitchVlanOverview {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SwitchVlanOverview,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("switchId", &v.switch_id);
-            w.optional("defaultVlanId", &v.default_vlan_id);
-            w.optional_list("vlanList", &v.vlan_list);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchVlanOverview {
@@ -1965,18 +1872,13 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanOverview {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            SwitchVlanOverview,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = SwitchVlanOverview {
+        ) -> Option<SwitchVlanOverview> {
+            Some(SwitchVlanOverview {
                 switch_id: f.optional("switchId"),
                 default_vlan_id: f.optional("defaultVlanId"),
                 vlan_list: f.optional_list("vlanList"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2029,19 +1931,17 @@ pub struct SwitchVlanResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SwitchVlanResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SwitchVlanResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SwitchVlanResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchVlanResponse {
@@ -2050,17 +1950,12 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            SwitchVlanResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = SwitchVlanResponse {
+        ) -> Option<SwitchVlanResponse> {
+            Some(SwitchVlanResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2118,28 +2013,26 @@ pub struct SwitchVlans {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SwitchVlans {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("vlanId", &v.vlan_id);
+        w.optional("vlanName", &v.vlan_name);
+        w.optional("ipv4DhcpSnooping", &v.ipv4_dhcp_snooping);
+        w.optional("arpInspection", &v.arp_inspection);
+        w.optional("igmpSnooping", &v.igmp_snooping);
+        w.optional("multicastVersion", &v.multicast_version);
+        w.optional("spanningTreeProtocol", &v.spanning_tree_protocol);
+        w.optional_list("switchVlanPortModels", &v.switch_vlan_port_models);
+        w.optional("enableAsDefaultVlan", &v.enable_as_default_vlan);
+        w.field("switchId", &v.switch_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SwitchVlans {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SwitchVlans,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("vlanName", &v.vlan_name);
-            w.optional("ipv4DhcpSnooping", &v.ipv4_dhcp_snooping);
-            w.optional("arpInspection", &v.arp_inspection);
-            w.optional("igmpSnooping", &v.igmp_snooping);
-            w.optional("multicastVersion", &v.multicast_version);
-            w.optional("spanningTreeProtocol", &v.spanning_tree_protocol);
-            w.optional_list("switchVlanPortModels", &v.switch_vlan_port_models);
-            w.optional("enableAsDefaultVlan", &v.enable_as_default_vlan);
-            w.field("switchId", &v.switch_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchVlans {
@@ -2148,8 +2041,11 @@ impl<'de> serde::Deserialize<'de> for SwitchVlans {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<SwitchVlans, ruckus_one_runtime::internal::object::FieldError> {
-            let value = SwitchVlans {
+        ) -> Option<SwitchVlans> {
+            let Some(r0) = f.required("switchId") else {
+                return None;
+            };
+            Some(SwitchVlans {
                 id: f.optional("id"),
                 vlan_id: f.optional("vlanId"),
                 vlan_name: f.optional("vlanName"),
@@ -2160,11 +2056,9 @@ impl<'de> serde::Deserialize<'de> for SwitchVlans {
                 spanning_tree_protocol: f.optional("spanningTreeProtocol"),
                 switch_vlan_port_models: f.optional_list("switchVlanPortModels"),
                 enable_as_default_vlan: f.optional("enableAsDefaultVlan"),
-                switch_id: f.required("switchId")?,
+                switch_id: r0,
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2276,24 +2170,25 @@ pub struct VePort {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VePort {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("veId", &v.ve_id);
+        w.optional("vlanId", &v.vlan_id);
+        w.optional("name", &v.name);
+        w.optional("ospfArea", &v.ospf_area);
+        w.optional("dhcpRelayAgent", &v.dhcp_relay_agent);
+        w.optional("ipAddressType", &v.ip_address_type);
+        w.optional("ipAddress", &v.ip_address);
+        w.optional("ipSubnetMask", &v.ip_subnet_mask);
+        w.optional("ingressAcl", &v.ingress_acl);
+        w.optional("egressAcl", &v.egress_acl);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VePort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VePort, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("veId", &v.ve_id);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("name", &v.name);
-            w.optional("ospfArea", &v.ospf_area);
-            w.optional("dhcpRelayAgent", &v.dhcp_relay_agent);
-            w.optional("ipAddressType", &v.ip_address_type);
-            w.optional("ipAddress", &v.ip_address);
-            w.optional("ipSubnetMask", &v.ip_subnet_mask);
-            w.optional("ingressAcl", &v.ingress_acl);
-            w.optional("egressAcl", &v.egress_acl);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VePort {
@@ -2302,8 +2197,8 @@ impl<'de> serde::Deserialize<'de> for VePort {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VePort, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VePort {
+        ) -> Option<VePort> {
+            Some(VePort {
                 ve_id: f.optional("veId"),
                 vlan_id: f.optional("vlanId"),
                 name: f.optional("name"),
@@ -2315,9 +2210,7 @@ impl<'de> serde::Deserialize<'de> for VePort {
                 ingress_acl: f.optional("ingressAcl"),
                 egress_acl: f.optional("egressAcl"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2412,19 +2305,17 @@ pub struct VePortResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VePortResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VePortResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VePortResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VePortResponse {
@@ -2433,14 +2324,12 @@ impl<'de> serde::Deserialize<'de> for VePortResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VePortResponse, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VePortResponse {
+        ) -> Option<VePortResponse> {
+            Some(VePortResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2488,22 +2377,20 @@ pub struct VlanIntersectContent {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VlanIntersectContent {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("switchId", &v.switch_id);
+        w.optional("vlanConfigName", &v.vlan_config_name);
+        w.optional("profileLevel", &v.profile_level);
+        w.optional("defaultVlan", &v.default_vlan);
+        w.optional("vlanId", &v.vlan_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VlanIntersectContent {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VlanIntersectContent,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("switchId", &v.switch_id);
-            w.optional("vlanConfigName", &v.vlan_config_name);
-            w.optional("profileLevel", &v.profile_level);
-            w.optional("defaultVlan", &v.default_vlan);
-            w.optional("vlanId", &v.vlan_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VlanIntersectContent {
@@ -2512,20 +2399,15 @@ impl<'de> serde::Deserialize<'de> for VlanIntersectContent {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VlanIntersectContent,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VlanIntersectContent {
+        ) -> Option<VlanIntersectContent> {
+            Some(VlanIntersectContent {
                 switch_id: f.optional("switchId"),
                 vlan_config_name: f.optional("vlanConfigName"),
                 profile_level: f.optional("profileLevel"),
                 default_vlan: f.optional("defaultVlan"),
                 vlan_id: f.optional("vlanId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2588,20 +2470,18 @@ pub struct VlanIntersectionResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VlanIntersectionResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("switchDefaultVlan", &v.switch_default_vlan);
+        w.optional_list("profileVlan", &v.profile_vlan);
+        w.optional_list("switchVlan", &v.switch_vlan);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VlanIntersectionResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VlanIntersectionResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("switchDefaultVlan", &v.switch_default_vlan);
-            w.optional_list("profileVlan", &v.profile_vlan);
-            w.optional_list("switchVlan", &v.switch_vlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VlanIntersectionResponse {
@@ -2610,18 +2490,13 @@ impl<'de> serde::Deserialize<'de> for VlanIntersectionResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VlanIntersectionResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VlanIntersectionResponse {
+        ) -> Option<VlanIntersectionResponse> {
+            Some(VlanIntersectionResponse {
                 switch_default_vlan: f.optional_list("switchDefaultVlan"),
                 profile_vlan: f.optional_list("profileVlan"),
                 switch_vlan: f.optional_list("switchVlan"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2682,18 +2557,19 @@ pub struct VlanVePort {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VlanVePort {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("vlanId", &v.vlan_id);
+        w.optional("vlanName", &v.vlan_name);
+        w.optional("usedByVePort", &v.used_by_ve_port);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VlanVePort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VlanVePort, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("vlanName", &v.vlan_name);
-            w.optional("usedByVePort", &v.used_by_ve_port);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VlanVePort {
@@ -2702,16 +2578,14 @@ impl<'de> serde::Deserialize<'de> for VlanVePort {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VlanVePort, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VlanVePort {
+        ) -> Option<VlanVePort> {
+            Some(VlanVePort {
                 id: f.optional("id"),
                 vlan_id: f.optional("vlanId"),
                 vlan_name: f.optional("vlanName"),
                 used_by_ve_port: f.optional("usedByVePort"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

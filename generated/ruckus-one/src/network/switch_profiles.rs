@@ -23,23 +23,21 @@ pub struct AcxCliTemplate {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AcxCliTemplate {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("cli", &v.cli);
+        w.optional_list("variables", &v.variables);
+        w.optional("reload", &v.reload);
+        w.optional("applyLater", &v.apply_later);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AcxCliTemplate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AcxCliTemplate,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("cli", &v.cli);
-            w.optional_list("variables", &v.variables);
-            w.optional("reload", &v.reload);
-            w.optional("applyLater", &v.apply_later);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AcxCliTemplate {
@@ -48,8 +46,8 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplate {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AcxCliTemplate, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AcxCliTemplate {
+        ) -> Option<AcxCliTemplate> {
+            Some(AcxCliTemplate {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 cli: f.optional("cli"),
@@ -57,9 +55,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplate {
                 reload: f.optional("reload"),
                 apply_later: f.optional("applyLater"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -135,24 +131,22 @@ pub struct AcxCliTemplateBo {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AcxCliTemplateBo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("applyLater", &v.apply_later);
+        w.optional("cli", &v.cli);
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("reload", &v.reload);
+        w.optional_list("variables", &v.variables);
+        w.optional_list("venueSwitches", &v.venue_switches);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AcxCliTemplateBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AcxCliTemplateBo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("applyLater", &v.apply_later);
-            w.optional("cli", &v.cli);
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("reload", &v.reload);
-            w.optional_list("variables", &v.variables);
-            w.optional_list("venueSwitches", &v.venue_switches);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AcxCliTemplateBo {
@@ -161,8 +155,8 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateBo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AcxCliTemplateBo, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AcxCliTemplateBo {
+        ) -> Option<AcxCliTemplateBo> {
+            Some(AcxCliTemplateBo {
                 apply_later: f.optional("applyLater"),
                 cli: f.optional("cli"),
                 id: f.optional("id"),
@@ -171,9 +165,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateBo {
                 variables: f.optional_list("variables"),
                 venue_switches: f.optional_list("venueSwitches"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -252,21 +244,19 @@ pub struct AcxCliTemplateSampleView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AcxCliTemplateSampleView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("cli", &v.cli);
+        w.optional("name", &v.name);
+        w.optional("version", &v.version);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AcxCliTemplateSampleView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AcxCliTemplateSampleView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("cli", &v.cli);
-            w.optional("name", &v.name);
-            w.optional("version", &v.version);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AcxCliTemplateSampleView {
@@ -275,19 +265,14 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateSampleView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AcxCliTemplateSampleView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AcxCliTemplateSampleView {
+        ) -> Option<AcxCliTemplateSampleView> {
+            Some(AcxCliTemplateSampleView {
                 id: f.optional("id"),
                 cli: f.optional("cli"),
                 name: f.optional("name"),
                 version: f.optional("version"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -344,20 +329,18 @@ pub struct AcxCliTemplateSwitchesView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AcxCliTemplateSwitchesView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("venueId", &v.venue_id);
+        w.optional_list("switches", &v.switches);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AcxCliTemplateSwitchesView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AcxCliTemplateSwitchesView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("venueId", &v.venue_id);
-            w.optional_list("switches", &v.switches);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AcxCliTemplateSwitchesView {
@@ -366,18 +349,13 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateSwitchesView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AcxCliTemplateSwitchesView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AcxCliTemplateSwitchesView {
+        ) -> Option<AcxCliTemplateSwitchesView> {
+            Some(AcxCliTemplateSwitchesView {
                 id: f.optional("id"),
                 venue_id: f.optional("venueId"),
                 switches: f.optional_list("switches"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -434,25 +412,23 @@ pub struct AcxCliTemplateV1 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AcxCliTemplateV1 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("cli", &v.cli);
+        w.optional_list("variables", &v.variables);
+        w.optional("reload", &v.reload);
+        w.optional("applyLater", &v.apply_later);
+        w.optional_list("venueSwitches", &v.venue_switches);
+        w.optional("requestId", &v.request_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AcxCliTemplateV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AcxCliTemplateV1,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("cli", &v.cli);
-            w.optional_list("variables", &v.variables);
-            w.optional("reload", &v.reload);
-            w.optional("applyLater", &v.apply_later);
-            w.optional_list("venueSwitches", &v.venue_switches);
-            w.optional("requestId", &v.request_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AcxCliTemplateV1 {
@@ -461,8 +437,8 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateV1 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AcxCliTemplateV1, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AcxCliTemplateV1 {
+        ) -> Option<AcxCliTemplateV1> {
+            Some(AcxCliTemplateV1 {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 cli: f.optional("cli"),
@@ -472,9 +448,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateV1 {
                 venue_switches: f.optional_list("venueSwitches"),
                 request_id: f.optional("requestId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -565,24 +539,22 @@ pub struct AcxCliTemplateView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AcxCliTemplateView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("cli", &v.cli);
+        w.optional_list("variables", &v.variables);
+        w.optional("reload", &v.reload);
+        w.optional("applyLater", &v.apply_later);
+        w.optional_list("venueSwitches", &v.venue_switches);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AcxCliTemplateView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AcxCliTemplateView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("cli", &v.cli);
-            w.optional_list("variables", &v.variables);
-            w.optional("reload", &v.reload);
-            w.optional("applyLater", &v.apply_later);
-            w.optional_list("venueSwitches", &v.venue_switches);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AcxCliTemplateView {
@@ -591,11 +563,8 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AcxCliTemplateView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AcxCliTemplateView {
+        ) -> Option<AcxCliTemplateView> {
+            Some(AcxCliTemplateView {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 cli: f.optional("cli"),
@@ -604,9 +573,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateView {
                 apply_later: f.optional("applyLater"),
                 venue_switches: f.optional_list("venueSwitches"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -686,19 +653,17 @@ pub struct ProfileVlanResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ProfileVlanResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ProfileVlanResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ProfileVlanResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ProfileVlanResponse {
@@ -707,17 +672,12 @@ impl<'de> serde::Deserialize<'de> for ProfileVlanResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ProfileVlanResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ProfileVlanResponse {
+        ) -> Option<ProfileVlanResponse> {
+            Some(ProfileVlanResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -769,24 +729,22 @@ pub struct SwitchAndVenueView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SwitchAndVenueView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("switchId", &v.switch_id);
+        w.optional("serialNumber", &v.serial_number);
+        w.optional("switchName", &v.switch_name);
+        w.optional("switchModel", &v.switch_model);
+        w.optional("venueId", &v.venue_id);
+        w.optional("venueName", &v.venue_name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SwitchAndVenueView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SwitchAndVenueView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("switchId", &v.switch_id);
-            w.optional("serialNumber", &v.serial_number);
-            w.optional("switchName", &v.switch_name);
-            w.optional("switchModel", &v.switch_model);
-            w.optional("venueId", &v.venue_id);
-            w.optional("venueName", &v.venue_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchAndVenueView {
@@ -795,11 +753,8 @@ impl<'de> serde::Deserialize<'de> for SwitchAndVenueView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            SwitchAndVenueView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = SwitchAndVenueView {
+        ) -> Option<SwitchAndVenueView> {
+            Some(SwitchAndVenueView {
                 id: f.optional("id"),
                 switch_id: f.optional("switchId"),
                 serial_number: f.optional("serialNumber"),
@@ -808,9 +763,7 @@ impl<'de> serde::Deserialize<'de> for SwitchAndVenueView {
                 venue_id: f.optional("venueId"),
                 venue_name: f.optional("venueName"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -884,19 +837,17 @@ pub struct VenueSwitchBo {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VenueSwitchBo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("switches", &v.switches);
+        w.optional("venueId", &v.venue_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueSwitchBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueSwitchBo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("switches", &v.switches);
-            w.optional("venueId", &v.venue_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueSwitchBo {
@@ -905,14 +856,12 @@ impl<'de> serde::Deserialize<'de> for VenueSwitchBo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VenueSwitchBo, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VenueSwitchBo {
+        ) -> Option<VenueSwitchBo> {
+            Some(VenueSwitchBo {
                 switches: f.optional_list("switches"),
                 venue_id: f.optional("venueId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -968,33 +917,31 @@ pub struct WebAuthPageTemplate {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for WebAuthPageTemplate {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("webAuthUserIdLabel", &v.web_auth_user_id_label);
+        w.optional("webAuthPasswordLabel", &v.web_auth_password_label);
+        w.optional("webAuthCustomTitle", &v.web_auth_custom_title);
+        w.optional("webAuthCustomTop", &v.web_auth_custom_top);
+        w.optional("webAuthCustomLoginButton", &v.web_auth_custom_login_button);
+        w.optional("webAuthCustomBottom", &v.web_auth_custom_bottom);
+        w.optional("tag", &v.tag);
+        w.optional("venueCount", &v.venue_count);
+        w.optional("switchCount", &v.switch_count);
+        w.optional_list("switchVenueInfos", &v.switch_venue_infos);
+        w.optional_list(
+            "webAuthPageTemplateViewList",
+            &v.web_auth_page_template_view_list,
+        );
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for WebAuthPageTemplate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WebAuthPageTemplate,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("webAuthUserIdLabel", &v.web_auth_user_id_label);
-            w.optional("webAuthPasswordLabel", &v.web_auth_password_label);
-            w.optional("webAuthCustomTitle", &v.web_auth_custom_title);
-            w.optional("webAuthCustomTop", &v.web_auth_custom_top);
-            w.optional("webAuthCustomLoginButton", &v.web_auth_custom_login_button);
-            w.optional("webAuthCustomBottom", &v.web_auth_custom_bottom);
-            w.optional("tag", &v.tag);
-            w.optional("venueCount", &v.venue_count);
-            w.optional("switchCount", &v.switch_count);
-            w.optional_list("switchVenueInfos", &v.switch_venue_infos);
-            w.optional_list(
-                "webAuthPageTemplateViewList",
-                &v.web_auth_page_template_view_list,
-            );
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for WebAuthPageTemplate {
@@ -1003,11 +950,8 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplate {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WebAuthPageTemplate,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WebAuthPageTemplate {
+        ) -> Option<WebAuthPageTemplate> {
+            Some(WebAuthPageTemplate {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 web_auth_user_id_label: f.optional("webAuthUserIdLabel"),
@@ -1023,9 +967,7 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplate {
                 web_auth_page_template_view_list: f
                     .optional_list("webAuthPageTemplateViewList"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1162,26 +1104,24 @@ pub struct WebAuthPageTemplateBo {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for WebAuthPageTemplateBo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional("webAuthPasswordLabel", &v.web_auth_password_label);
+        w.optional("webAuthCustomTitle", &v.web_auth_custom_title);
+        w.optional("webAuthCustomTop", &v.web_auth_custom_top);
+        w.optional("webAuthCustomLoginButton", &v.web_auth_custom_login_button);
+        w.optional("webAuthCustomBottom", &v.web_auth_custom_bottom);
+        w.optional("tag", &v.tag);
+        w.optional("tenantId", &v.tenant_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for WebAuthPageTemplateBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WebAuthPageTemplateBo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("webAuthPasswordLabel", &v.web_auth_password_label);
-            w.optional("webAuthCustomTitle", &v.web_auth_custom_title);
-            w.optional("webAuthCustomTop", &v.web_auth_custom_top);
-            w.optional("webAuthCustomLoginButton", &v.web_auth_custom_login_button);
-            w.optional("webAuthCustomBottom", &v.web_auth_custom_bottom);
-            w.optional("tag", &v.tag);
-            w.optional("tenantId", &v.tenant_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateBo {
@@ -1190,13 +1130,13 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateBo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WebAuthPageTemplateBo,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WebAuthPageTemplateBo {
+        ) -> Option<WebAuthPageTemplateBo> {
+            let Some(r0) = f.required("name") else {
+                return None;
+            };
+            Some(WebAuthPageTemplateBo {
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: r0,
                 web_auth_password_label: f.optional("webAuthPasswordLabel"),
                 web_auth_custom_title: f.optional("webAuthCustomTitle"),
                 web_auth_custom_top: f.optional("webAuthCustomTop"),
@@ -1205,9 +1145,7 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateBo {
                 tag: f.optional("tag"),
                 tenant_id: f.optional("tenantId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1294,19 +1232,17 @@ pub struct WebAuthPageTemplateResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for WebAuthPageTemplateResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for WebAuthPageTemplateResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WebAuthPageTemplateResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateResponse {
@@ -1315,17 +1251,12 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WebAuthPageTemplateResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WebAuthPageTemplateResponse {
+        ) -> Option<WebAuthPageTemplateResponse> {
+            Some(WebAuthPageTemplateResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1377,26 +1308,24 @@ pub struct WebAuthPageTemplateView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for WebAuthPageTemplateView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("webAuthPasswordLabel", &v.web_auth_password_label);
+        w.optional("webAuthCustomTitle", &v.web_auth_custom_title);
+        w.optional("webAuthCustomTop", &v.web_auth_custom_top);
+        w.optional("webAuthCustomLoginButton", &v.web_auth_custom_login_button);
+        w.optional("webAuthCustomBottom", &v.web_auth_custom_bottom);
+        w.optional("venueCount", &v.venue_count);
+        w.optional("switchCount", &v.switch_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for WebAuthPageTemplateView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WebAuthPageTemplateView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("webAuthPasswordLabel", &v.web_auth_password_label);
-            w.optional("webAuthCustomTitle", &v.web_auth_custom_title);
-            w.optional("webAuthCustomTop", &v.web_auth_custom_top);
-            w.optional("webAuthCustomLoginButton", &v.web_auth_custom_login_button);
-            w.optional("webAuthCustomBottom", &v.web_auth_custom_bottom);
-            w.optional("venueCount", &v.venue_count);
-            w.optional("switchCount", &v.switch_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateView {
@@ -1405,11 +1334,8 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WebAuthPageTemplateView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WebAuthPageTemplateView {
+        ) -> Option<WebAuthPageTemplateView> {
+            Some(WebAuthPageTemplateView {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 web_auth_password_label: f.optional("webAuthPasswordLabel"),
@@ -1420,9 +1346,7 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateView {
                 venue_count: f.optional("venueCount"),
                 switch_count: f.optional("switchCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

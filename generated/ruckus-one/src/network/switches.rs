@@ -332,24 +332,22 @@ pub struct GroupedSwitch {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for GroupedSwitch {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("switches", &v.switches);
+        w.optional("deviceStatus", &v.device_status);
+        w.optional("venueId", &v.venue_id);
+        w.optional("model", &v.model);
+        w.optional("members", &v.members);
+        w.optional("incidents", &v.incidents);
+        w.optional("clients", &v.clients);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for GroupedSwitch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &GroupedSwitch,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("switches", &v.switches);
-            w.optional("deviceStatus", &v.device_status);
-            w.optional("venueId", &v.venue_id);
-            w.optional("model", &v.model);
-            w.optional("members", &v.members);
-            w.optional("incidents", &v.incidents);
-            w.optional("clients", &v.clients);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for GroupedSwitch {
@@ -358,8 +356,8 @@ impl<'de> serde::Deserialize<'de> for GroupedSwitch {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<GroupedSwitch, ruckus_one_runtime::internal::object::FieldError> {
-            let value = GroupedSwitch {
+        ) -> Option<GroupedSwitch> {
+            Some(GroupedSwitch {
                 switches: f.optional_list("switches"),
                 device_status: f.optional("deviceStatus"),
                 venue_id: f.optional("venueId"),
@@ -368,9 +366,7 @@ impl<'de> serde::Deserialize<'de> for GroupedSwitch {
                 incidents: f.optional("incidents"),
                 clients: f.optional("clients"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -481,47 +477,48 @@ pub struct IcxSwitch {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for IcxSwitch {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("venueId", &v.venue_id);
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("tags", &v.tags);
+        w.optional("enableStack", &v.enable_stack);
+        w.optional("igmpSnooping", &v.igmp_snooping);
+        w.optional("jumboMode", &v.jumbo_mode);
+        w.optional("position", &v.position);
+        w.optional("spanningTreePriority", &v.spanning_tree_priority);
+        w.optional("softDeletedDate", &v.soft_deleted_date);
+        w.optional_list("stackMembers", &v.stack_members);
+        w.optional("ipAddressInterfaceType", &v.ip_address_interface_type);
+        w.optional("ipAddressInterface", &v.ip_address_interface);
+        w.optional("ipAddressType", &v.ip_address_type);
+        w.optional("ipAddress", &v.ip_address);
+        w.optional("subnetMask", &v.subnet_mask);
+        w.optional("defaultGateway", &v.default_gateway);
+        w.optional("firmwareVersion", &v.firmware_version);
+        w.optional_list("previousMembers", &v.previous_members);
+        w.optional("lastDataSyncTriggerTime", &v.last_data_sync_trigger_time);
+        w.optional("lastDataSyncTime", &v.last_data_sync_time);
+        w.optional("syncDataId", &v.sync_data_id);
+        w.optional("syncDataStartTime", &v.sync_data_start_time);
+        w.optional("syncDataEndTime", &v.sync_data_end_time);
+        w.optional("dhcpClientEnabled", &v.dhcp_client_enabled);
+        w.optional("dhcpServerEnabled", &v.dhcp_server_enabled);
+        w.optional_list("trustPorts", &v.trust_ports);
+        w.optional("initialVlanId", &v.initial_vlan_id);
+        w.optional("stackConfigTimestamp", &v.stack_config_timestamp);
+        w.optional("specifiedType", &v.specified_type);
+        w.optional("rearModule", &v.rear_module);
+        w.optional("vlanCustomize", &v.vlan_customize);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for IcxSwitch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IcxSwitch, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("venueId", &v.venue_id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("tags", &v.tags);
-            w.optional("enableStack", &v.enable_stack);
-            w.optional("igmpSnooping", &v.igmp_snooping);
-            w.optional("jumboMode", &v.jumbo_mode);
-            w.optional("position", &v.position);
-            w.optional("spanningTreePriority", &v.spanning_tree_priority);
-            w.optional("softDeletedDate", &v.soft_deleted_date);
-            w.optional_list("stackMembers", &v.stack_members);
-            w.optional("ipAddressInterfaceType", &v.ip_address_interface_type);
-            w.optional("ipAddressInterface", &v.ip_address_interface);
-            w.optional("ipAddressType", &v.ip_address_type);
-            w.optional("ipAddress", &v.ip_address);
-            w.optional("subnetMask", &v.subnet_mask);
-            w.optional("defaultGateway", &v.default_gateway);
-            w.optional("firmwareVersion", &v.firmware_version);
-            w.optional_list("previousMembers", &v.previous_members);
-            w.optional("lastDataSyncTriggerTime", &v.last_data_sync_trigger_time);
-            w.optional("lastDataSyncTime", &v.last_data_sync_time);
-            w.optional("syncDataId", &v.sync_data_id);
-            w.optional("syncDataStartTime", &v.sync_data_start_time);
-            w.optional("syncDataEndTime", &v.sync_data_end_time);
-            w.optional("dhcpClientEnabled", &v.dhcp_client_enabled);
-            w.optional("dhcpServerEnabled", &v.dhcp_server_enabled);
-            w.optional_list("trustPorts", &v.trust_ports);
-            w.optional("initialVlanId", &v.initial_vlan_id);
-            w.optional("stackConfigTimestamp", &v.stack_config_timestamp);
-            w.optional("specifiedType", &v.specified_type);
-            w.optional("rearModule", &v.rear_module);
-            w.optional("vlanCustomize", &v.vlan_customize);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for IcxSwitch {
@@ -530,8 +527,8 @@ impl<'de> serde::Deserialize<'de> for IcxSwitch {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<IcxSwitch, ruckus_one_runtime::internal::object::FieldError> {
-            let value = IcxSwitch {
+        ) -> Option<IcxSwitch> {
+            Some(IcxSwitch {
                 id: f.optional("id"),
                 venue_id: f.optional("venueId"),
                 name: f.optional("name"),
@@ -566,9 +563,7 @@ impl<'de> serde::Deserialize<'de> for IcxSwitch {
                 rear_module: f.optional("rearModule"),
                 vlan_customize: f.optional("vlanCustomize"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -813,19 +808,17 @@ pub struct IcxSwitchResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for IcxSwitchResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for IcxSwitchResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &IcxSwitchResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for IcxSwitchResponse {
@@ -834,17 +827,12 @@ impl<'de> serde::Deserialize<'de> for IcxSwitchResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            IcxSwitchResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = IcxSwitchResponse {
+        ) -> Option<IcxSwitchResponse> {
+            Some(IcxSwitchResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -897,22 +885,20 @@ pub struct ImportSwitchResultView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ImportSwitchResultView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("successDownloadUrl", &v.success_download_url);
+        w.optional("failureDownloadUrl", &v.failure_download_url);
+        w.optional("successCount", &v.success_count);
+        w.optional("failureCount", &v.failure_count);
+        w.optional("totalCount", &v.total_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ImportSwitchResultView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ImportSwitchResultView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("successDownloadUrl", &v.success_download_url);
-            w.optional("failureDownloadUrl", &v.failure_download_url);
-            w.optional("successCount", &v.success_count);
-            w.optional("failureCount", &v.failure_count);
-            w.optional("totalCount", &v.total_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ImportSwitchResultView {
@@ -921,20 +907,15 @@ impl<'de> serde::Deserialize<'de> for ImportSwitchResultView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ImportSwitchResultView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ImportSwitchResultView {
+        ) -> Option<ImportSwitchResultView> {
+            Some(ImportSwitchResultView {
                 success_download_url: f.optional("successDownloadUrl"),
                 failure_download_url: f.optional("failureDownloadUrl"),
                 success_count: f.optional("successCount"),
                 failure_count: f.optional("failureCount"),
                 total_count: f.optional("totalCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1003,23 +984,21 @@ pub struct LldpQosView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LldpQosView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("applicationType", &v.application_type);
+        w.optional("qosVlanType", &v.qos_vlan_type);
+        w.optional("vlanId", &v.vlan_id);
+        w.optional("priority", &v.priority);
+        w.optional("dscp", &v.dscp);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LldpQosView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LldpQosView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("applicationType", &v.application_type);
-            w.optional("qosVlanType", &v.qos_vlan_type);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("priority", &v.priority);
-            w.optional("dscp", &v.dscp);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LldpQosView {
@@ -1028,8 +1007,8 @@ impl<'de> serde::Deserialize<'de> for LldpQosView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<LldpQosView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = LldpQosView {
+        ) -> Option<LldpQosView> {
+            Some(LldpQosView {
                 id: f.optional("id"),
                 application_type: f.optional("applicationType"),
                 qos_vlan_type: f.optional("qosVlanType"),
@@ -1037,9 +1016,7 @@ impl<'de> serde::Deserialize<'de> for LldpQosView {
                 priority: f.optional("priority"),
                 dscp: f.optional("dscp"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1340,19 +1317,17 @@ pub struct PortResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PortResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PortResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PortResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PortResponse {
@@ -1361,14 +1336,12 @@ impl<'de> serde::Deserialize<'de> for PortResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PortResponse, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PortResponse {
+        ) -> Option<PortResponse> {
+            Some(PortResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1604,62 +1577,60 @@ pub struct PortV1001 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PortV1001 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional_list("ports", &v.ports);
+        w.optional("name", &v.name);
+        w.optional("ignoreFields", &v.ignore_fields);
+        w.optional("revert", &v.revert);
+        w.optional("portSpeed", &v.port_speed);
+        w.optional("poeClass", &v.poe_class);
+        w.optional_number("poeBudget", v.poe_budget);
+        w.optional("poePriority", &v.poe_priority);
+        w.optional("poeEnable", &v.poe_enable);
+        w.optional("poeCapability", &v.poe_capability);
+        w.optional("portEnable", &v.port_enable);
+        w.optional("portProtected", &v.port_protected);
+        w.optional("dhcpSnoopingTrust", &v.dhcp_snooping_trust);
+        w.optional("arpInspectionTrust", &v.arp_inspection_trust);
+        w.optional("rstpAdminEdgePort", &v.rstp_admin_edge_port);
+        w.optional("adminPtToPt", &v.admin_pt_to_pt);
+        w.optional("stpBpduGuard", &v.stp_bpdu_guard);
+        w.optional("stpRootGuard", &v.stp_root_guard);
+        w.optional("ipsg", &v.ipsg);
+        w.optional("lldpEnable", &v.lldp_enable);
+        w.optional_list("lldpQos", &v.lldp_qos);
+        w.optional_list("taggedVlans", &v.tagged_vlans);
+        w.optional("untaggedVlan", &v.untagged_vlan);
+        w.optional("voiceVlan", &v.voice_vlan);
+        w.optional("ingressAcl", &v.ingress_acl);
+        w.optional("egressAcl", &v.egress_acl);
+        w.optional("tags", &v.tags);
+        w.optional("flexibleAuthenticationEnabled", &v.flexible_authentication_enabled);
+        w.optional("authenticationType", &v.authentication_type);
+        w.optional("authenticationCustomize", &v.authentication_customize);
+        w.optional("authenticationProfileId", &v.authentication_profile_id);
+        w.optional("changeAuthOrder", &v.change_auth_order);
+        w.optional("dot1xPortControl", &v.dot1x_port_control);
+        w.optional("authDefaultVlan", &v.auth_default_vlan);
+        w.optional("restrictedVlan", &v.restricted_vlan);
+        w.optional("criticalVlan", &v.critical_vlan);
+        w.optional("guestVlan", &v.guest_vlan);
+        w.optional("authFailAction", &v.auth_fail_action);
+        w.optional("authTimeoutAction", &v.auth_timeout_action);
+        w.optional("switchPortProfileId", &v.switch_port_profile_id);
+        w.optional("portSecurity", &v.port_security);
+        w.optional("portSecurityMaxEntries", &v.port_security_max_entries);
+        w.optional("switchMacAcl", &v.switch_mac_acl);
+        w.optional("poeScheduler", &v.poe_scheduler);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PortV1001 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PortV1001, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional_list("ports", &v.ports);
-            w.optional("name", &v.name);
-            w.optional("ignoreFields", &v.ignore_fields);
-            w.optional("revert", &v.revert);
-            w.optional("portSpeed", &v.port_speed);
-            w.optional("poeClass", &v.poe_class);
-            w.optional_number("poeBudget", v.poe_budget);
-            w.optional("poePriority", &v.poe_priority);
-            w.optional("poeEnable", &v.poe_enable);
-            w.optional("poeCapability", &v.poe_capability);
-            w.optional("portEnable", &v.port_enable);
-            w.optional("portProtected", &v.port_protected);
-            w.optional("dhcpSnoopingTrust", &v.dhcp_snooping_trust);
-            w.optional("arpInspectionTrust", &v.arp_inspection_trust);
-            w.optional("rstpAdminEdgePort", &v.rstp_admin_edge_port);
-            w.optional("adminPtToPt", &v.admin_pt_to_pt);
-            w.optional("stpBpduGuard", &v.stp_bpdu_guard);
-            w.optional("stpRootGuard", &v.stp_root_guard);
-            w.optional("ipsg", &v.ipsg);
-            w.optional("lldpEnable", &v.lldp_enable);
-            w.optional_list("lldpQos", &v.lldp_qos);
-            w.optional_list("taggedVlans", &v.tagged_vlans);
-            w.optional("untaggedVlan", &v.untagged_vlan);
-            w.optional("voiceVlan", &v.voice_vlan);
-            w.optional("ingressAcl", &v.ingress_acl);
-            w.optional("egressAcl", &v.egress_acl);
-            w.optional("tags", &v.tags);
-            w.optional(
-                "flexibleAuthenticationEnabled",
-                &v.flexible_authentication_enabled,
-            );
-            w.optional("authenticationType", &v.authentication_type);
-            w.optional("authenticationCustomize", &v.authentication_customize);
-            w.optional("authenticationProfileId", &v.authentication_profile_id);
-            w.optional("changeAuthOrder", &v.change_auth_order);
-            w.optional("dot1xPortControl", &v.dot1x_port_control);
-            w.optional("authDefaultVlan", &v.auth_default_vlan);
-            w.optional("restrictedVlan", &v.restricted_vlan);
-            w.optional("criticalVlan", &v.critical_vlan);
-            w.optional("guestVlan", &v.guest_vlan);
-            w.optional("authFailAction", &v.auth_fail_action);
-            w.optional("authTimeoutAction", &v.auth_timeout_action);
-            w.optional("switchPortProfileId", &v.switch_port_profile_id);
-            w.optional("portSecurity", &v.port_security);
-            w.optional("portSecurityMaxEntries", &v.port_security_max_entries);
-            w.optional("switchMacAcl", &v.switch_mac_acl);
-            w.optional("poeScheduler", &v.poe_scheduler);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PortV1001 {
@@ -1668,8 +1639,8 @@ impl<'de> serde::Deserialize<'de> for PortV1001 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PortV1001, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PortV1001 {
+        ) -> Option<PortV1001> {
+            Some(PortV1001 {
                 id: f.optional("id"),
                 ports: f.optional_list("ports"),
                 name: f.optional("name"),
@@ -1717,9 +1688,7 @@ impl<'de> serde::Deserialize<'de> for PortV1001 {
                 switch_mac_acl: f.optional("switchMacAcl"),
                 poe_scheduler: f.optional("poeScheduler"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2098,75 +2067,73 @@ pub struct PortView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PortView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional_list("ports", &v.ports);
+        w.optional("name", &v.name);
+        w.optional("ignoreFields", &v.ignore_fields);
+        w.optional("revert", &v.revert);
+        w.optional("portSpeed", &v.port_speed);
+        w.optional("poeClass", &v.poe_class);
+        w.optional_number("poeBudget", v.poe_budget);
+        w.optional("poePriority", &v.poe_priority);
+        w.optional("poeEnable", &v.poe_enable);
+        w.optional("poeCapability", &v.poe_capability);
+        w.optional("portEnable", &v.port_enable);
+        w.optional("portProtected", &v.port_protected);
+        w.optional("dhcpSnoopingTrust", &v.dhcp_snooping_trust);
+        w.optional("arpInspectionTrust", &v.arp_inspection_trust);
+        w.optional("rstpAdminEdgePort", &v.rstp_admin_edge_port);
+        w.optional("stpBpduGuard", &v.stp_bpdu_guard);
+        w.optional("stpRootGuard", &v.stp_root_guard);
+        w.optional("ipsg", &v.ipsg);
+        w.optional("lldpEnable", &v.lldp_enable);
+        w.optional_list("lldpQos", &v.lldp_qos);
+        w.optional_list("taggedVlans", &v.tagged_vlans);
+        w.optional("untaggedVlan", &v.untagged_vlan);
+        w.optional("voiceVlan", &v.voice_vlan);
+        w.optional("ingressAcl", &v.ingress_acl);
+        w.optional("egressAcl", &v.egress_acl);
+        w.optional("vsixIngressAcl", &v.vsix_ingress_acl);
+        w.optional("vsixEgressAcl", &v.vsix_egress_acl);
+        w.optional("tags", &v.tags);
+        w.optional("flexibleAuthenticationEnabled", &v.flexible_authentication_enabled);
+        w.optional("authenticationCustomize", &v.authentication_customize);
+        w.optional("authenticationProfileId", &v.authentication_profile_id);
+        w.optional("authenticationType", &v.authentication_type);
+        w.optional("changeAuthOrder", &v.change_auth_order);
+        w.optional("dot1xPortControl", &v.dot1x_port_control);
+        w.optional("authDefaultVlan", &v.auth_default_vlan);
+        w.optional("restrictedVlan", &v.restricted_vlan);
+        w.optional("criticalVlan", &v.critical_vlan);
+        w.optional("guestVlan", &v.guest_vlan);
+        w.optional("authFailAction", &v.auth_fail_action);
+        w.optional("authTimeoutAction", &v.auth_timeout_action);
+        w.optional(
+            "shouldAlertAaaAndRadiusNotApply",
+            &v.should_alert_aaa_and_radius_not_apply,
+        );
+        w.optional("switchLevelAuthDefaultVlan", &v.switch_level_auth_default_vlan);
+        w.optional("profileAuthDefaultVlan", &v.profile_auth_default_vlan);
+        w.optional_list("enableAuthPorts", &v.enable_auth_ports);
+        w.optional("switchMac", &v.switch_mac);
+        w.optional("profileName", &v.profile_name);
+        w.optional("switchPortProfileId", &v.switch_port_profile_id);
+        w.optional("adminPtToPt", &v.admin_pt_to_pt);
+        w.optional("portSecurity", &v.port_security);
+        w.optional("portSecurityMaxEntries", &v.port_security_max_entries);
+        w.optional("switchMacAcl", &v.switch_mac_acl);
+        w.optional("poeScheduler", &v.poe_scheduler);
+        w.optional("port", &v.port);
+        w.optional("switchId", &v.switch_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PortView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PortView, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional_list("ports", &v.ports);
-            w.optional("name", &v.name);
-            w.optional("ignoreFields", &v.ignore_fields);
-            w.optional("revert", &v.revert);
-            w.optional("portSpeed", &v.port_speed);
-            w.optional("poeClass", &v.poe_class);
-            w.optional_number("poeBudget", v.poe_budget);
-            w.optional("poePriority", &v.poe_priority);
-            w.optional("poeEnable", &v.poe_enable);
-            w.optional("poeCapability", &v.poe_capability);
-            w.optional("portEnable", &v.port_enable);
-            w.optional("portProtected", &v.port_protected);
-            w.optional("dhcpSnoopingTrust", &v.dhcp_snooping_trust);
-            w.optional("arpInspectionTrust", &v.arp_inspection_trust);
-            w.optional("rstpAdminEdgePort", &v.rstp_admin_edge_port);
-            w.optional("stpBpduGuard", &v.stp_bpdu_guard);
-            w.optional("stpRootGuard", &v.stp_root_guard);
-            w.optional("ipsg", &v.ipsg);
-            w.optional("lldpEnable", &v.lldp_enable);
-            w.optional_list("lldpQos", &v.lldp_qos);
-            w.optional_list("taggedVlans", &v.tagged_vlans);
-            w.optional("untaggedVlan", &v.untagged_vlan);
-            w.optional("voiceVlan", &v.voice_vlan);
-            w.optional("ingressAcl", &v.ingress_acl);
-            w.optional("egressAcl", &v.egress_acl);
-            w.optional("vsixIngressAcl", &v.vsix_ingress_acl);
-            w.optional("vsixEgressAcl", &v.vsix_egress_acl);
-            w.optional("tags", &v.tags);
-            w.optional(
-                "flexibleAuthenticationEnabled",
-                &v.flexible_authentication_enabled,
-            );
-            w.optional("authenticationCustomize", &v.authentication_customize);
-            w.optional("authenticationProfileId", &v.authentication_profile_id);
-            w.optional("authenticationType", &v.authentication_type);
-            w.optional("changeAuthOrder", &v.change_auth_order);
-            w.optional("dot1xPortControl", &v.dot1x_port_control);
-            w.optional("authDefaultVlan", &v.auth_default_vlan);
-            w.optional("restrictedVlan", &v.restricted_vlan);
-            w.optional("criticalVlan", &v.critical_vlan);
-            w.optional("guestVlan", &v.guest_vlan);
-            w.optional("authFailAction", &v.auth_fail_action);
-            w.optional("authTimeoutAction", &v.auth_timeout_action);
-            w.optional(
-                "shouldAlertAaaAndRadiusNotApply",
-                &v.should_alert_aaa_and_radius_not_apply,
-            );
-            w.optional("switchLevelAuthDefaultVlan", &v.switch_level_auth_default_vlan);
-            w.optional("profileAuthDefaultVlan", &v.profile_auth_default_vlan);
-            w.optional_list("enableAuthPorts", &v.enable_auth_ports);
-            w.optional("switchMac", &v.switch_mac);
-            w.optional("profileName", &v.profile_name);
-            w.optional("switchPortProfileId", &v.switch_port_profile_id);
-            w.optional("adminPtToPt", &v.admin_pt_to_pt);
-            w.optional("portSecurity", &v.port_security);
-            w.optional("portSecurityMaxEntries", &v.port_security_max_entries);
-            w.optional("switchMacAcl", &v.switch_mac_acl);
-            w.optional("poeScheduler", &v.poe_scheduler);
-            w.optional("port", &v.port);
-            w.optional("switchId", &v.switch_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PortView {
@@ -2175,8 +2142,8 @@ impl<'de> serde::Deserialize<'de> for PortView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PortView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PortView {
+        ) -> Option<PortView> {
+            Some(PortView {
                 id: f.optional("id"),
                 ports: f.optional_list("ports"),
                 name: f.optional("name"),
@@ -2235,9 +2202,7 @@ impl<'de> serde::Deserialize<'de> for PortView {
                 port: f.optional("port"),
                 switch_id: f.optional("switchId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2666,63 +2631,61 @@ pub struct Ports {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Ports {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional_list("ports", &v.ports);
+        w.optional("name", &v.name);
+        w.optional("ignoreFields", &v.ignore_fields);
+        w.optional("revert", &v.revert);
+        w.optional("portSpeed", &v.port_speed);
+        w.optional("poeClass", &v.poe_class);
+        w.optional_number("poeBudget", v.poe_budget);
+        w.optional("poePriority", &v.poe_priority);
+        w.optional("poeEnable", &v.poe_enable);
+        w.optional("poeCapability", &v.poe_capability);
+        w.optional("portEnable", &v.port_enable);
+        w.optional("portProtected", &v.port_protected);
+        w.optional("dhcpSnoopingTrust", &v.dhcp_snooping_trust);
+        w.optional("arpInspectionTrust", &v.arp_inspection_trust);
+        w.optional("rstpAdminEdgePort", &v.rstp_admin_edge_port);
+        w.optional("adminPtToPt", &v.admin_pt_to_pt);
+        w.optional("stpBpduGuard", &v.stp_bpdu_guard);
+        w.optional("stpRootGuard", &v.stp_root_guard);
+        w.optional("ipsg", &v.ipsg);
+        w.optional("lldpEnable", &v.lldp_enable);
+        w.optional_list("lldpQos", &v.lldp_qos);
+        w.optional_list("taggedVlans", &v.tagged_vlans);
+        w.optional("untaggedVlan", &v.untagged_vlan);
+        w.optional("voiceVlan", &v.voice_vlan);
+        w.optional("ingressAcl", &v.ingress_acl);
+        w.optional("egressAcl", &v.egress_acl);
+        w.optional("tags", &v.tags);
+        w.optional("flexibleAuthenticationEnabled", &v.flexible_authentication_enabled);
+        w.optional("authenticationType", &v.authentication_type);
+        w.optional("authenticationCustomize", &v.authentication_customize);
+        w.optional("authenticationProfileId", &v.authentication_profile_id);
+        w.optional("changeAuthOrder", &v.change_auth_order);
+        w.optional("dot1xPortControl", &v.dot1x_port_control);
+        w.optional("authDefaultVlan", &v.auth_default_vlan);
+        w.optional("restrictedVlan", &v.restricted_vlan);
+        w.optional("criticalVlan", &v.critical_vlan);
+        w.optional("guestVlan", &v.guest_vlan);
+        w.optional("authFailAction", &v.auth_fail_action);
+        w.optional("authTimeoutAction", &v.auth_timeout_action);
+        w.field("switchId", &v.switch_id);
+        w.optional("switchPortProfileId", &v.switch_port_profile_id);
+        w.optional("portSecurity", &v.port_security);
+        w.optional("portSecurityMaxEntries", &v.port_security_max_entries);
+        w.optional("switchMacAcl", &v.switch_mac_acl);
+        w.optional("poeScheduler", &v.poe_scheduler);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Ports {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Ports, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional_list("ports", &v.ports);
-            w.optional("name", &v.name);
-            w.optional("ignoreFields", &v.ignore_fields);
-            w.optional("revert", &v.revert);
-            w.optional("portSpeed", &v.port_speed);
-            w.optional("poeClass", &v.poe_class);
-            w.optional_number("poeBudget", v.poe_budget);
-            w.optional("poePriority", &v.poe_priority);
-            w.optional("poeEnable", &v.poe_enable);
-            w.optional("poeCapability", &v.poe_capability);
-            w.optional("portEnable", &v.port_enable);
-            w.optional("portProtected", &v.port_protected);
-            w.optional("dhcpSnoopingTrust", &v.dhcp_snooping_trust);
-            w.optional("arpInspectionTrust", &v.arp_inspection_trust);
-            w.optional("rstpAdminEdgePort", &v.rstp_admin_edge_port);
-            w.optional("adminPtToPt", &v.admin_pt_to_pt);
-            w.optional("stpBpduGuard", &v.stp_bpdu_guard);
-            w.optional("stpRootGuard", &v.stp_root_guard);
-            w.optional("ipsg", &v.ipsg);
-            w.optional("lldpEnable", &v.lldp_enable);
-            w.optional_list("lldpQos", &v.lldp_qos);
-            w.optional_list("taggedVlans", &v.tagged_vlans);
-            w.optional("untaggedVlan", &v.untagged_vlan);
-            w.optional("voiceVlan", &v.voice_vlan);
-            w.optional("ingressAcl", &v.ingress_acl);
-            w.optional("egressAcl", &v.egress_acl);
-            w.optional("tags", &v.tags);
-            w.optional(
-                "flexibleAuthenticationEnabled",
-                &v.flexible_authentication_enabled,
-            );
-            w.optional("authenticationType", &v.authentication_type);
-            w.optional("authenticationCustomize", &v.authentication_customize);
-            w.optional("authenticationProfileId", &v.authentication_profile_id);
-            w.optional("changeAuthOrder", &v.change_auth_order);
-            w.optional("dot1xPortControl", &v.dot1x_port_control);
-            w.optional("authDefaultVlan", &v.auth_default_vlan);
-            w.optional("restrictedVlan", &v.restricted_vlan);
-            w.optional("criticalVlan", &v.critical_vlan);
-            w.optional("guestVlan", &v.guest_vlan);
-            w.optional("authFailAction", &v.auth_fail_action);
-            w.optional("authTimeoutAction", &v.auth_timeout_action);
-            w.field("switchId", &v.switch_id);
-            w.optional("switchPortProfileId", &v.switch_port_profile_id);
-            w.optional("portSecurity", &v.port_security);
-            w.optional("portSecurityMaxEntries", &v.port_security_max_entries);
-            w.optional("switchMacAcl", &v.switch_mac_acl);
-            w.optional("poeScheduler", &v.poe_scheduler);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Ports {
@@ -2731,8 +2694,11 @@ impl<'de> serde::Deserialize<'de> for Ports {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Ports, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Ports {
+        ) -> Option<Ports> {
+            let Some(r0) = f.required("switchId") else {
+                return None;
+            };
+            Some(Ports {
                 id: f.optional("id"),
                 ports: f.optional_list("ports"),
                 name: f.optional("name"),
@@ -2774,16 +2740,14 @@ impl<'de> serde::Deserialize<'de> for Ports {
                 guest_vlan: f.optional("guestVlan"),
                 auth_fail_action: f.optional("authFailAction"),
                 auth_timeout_action: f.optional("authTimeoutAction"),
-                switch_id: f.required("switchId")?,
+                switch_id: r0,
                 switch_port_profile_id: f.optional("switchPortProfileId"),
                 port_security: f.optional("portSecurity"),
                 port_security_max_entries: f.optional("portSecurityMaxEntries"),
                 switch_mac_acl: f.optional("switchMacAcl"),
                 poe_scheduler: f.optional("poeScheduler"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3104,24 +3068,22 @@ pub struct QueryResponseGroupedSwitch {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for QueryResponseGroupedSwitch {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryResponseGroupedSwitch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseGroupedSwitch,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseGroupedSwitch {
@@ -3130,11 +3092,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGroupedSwitch {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseGroupedSwitch,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseGroupedSwitch {
+        ) -> Option<QueryResponseGroupedSwitch> {
+            Some(QueryResponseGroupedSwitch {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -3143,9 +3102,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGroupedSwitch {
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3229,26 +3186,24 @@ pub struct SchedulerView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SchedulerView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("type", &v.type_);
+        w.optional("mon", &v.mon);
+        w.optional("tue", &v.tue);
+        w.optional("wed", &v.wed);
+        w.optional("thu", &v.thu);
+        w.optional("fri", &v.fri);
+        w.optional("sat", &v.sat);
+        w.optional("sun", &v.sun);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SchedulerView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SchedulerView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("type", &v.type_);
-            w.optional("mon", &v.mon);
-            w.optional("tue", &v.tue);
-            w.optional("wed", &v.wed);
-            w.optional("thu", &v.thu);
-            w.optional("fri", &v.fri);
-            w.optional("sat", &v.sat);
-            w.optional("sun", &v.sun);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SchedulerView {
@@ -3257,8 +3212,8 @@ impl<'de> serde::Deserialize<'de> for SchedulerView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<SchedulerView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = SchedulerView {
+        ) -> Option<SchedulerView> {
+            Some(SchedulerView {
                 id: f.optional("id"),
                 type_: f.optional("type"),
                 mon: f.optional("mon"),
@@ -3269,9 +3224,7 @@ impl<'de> serde::Deserialize<'de> for SchedulerView {
                 sat: f.optional("sat"),
                 sun: f.optional("sun"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3412,21 +3365,19 @@ pub struct StackMembersViewV1 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for StackMembersViewV1 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("model", &v.model);
+        w.optional("rearModule", &v.rear_module);
+        w.optional_list("memberSerials", &v.member_serials);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for StackMembersViewV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &StackMembersViewV1,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("model", &v.model);
-            w.optional("rearModule", &v.rear_module);
-            w.optional_list("memberSerials", &v.member_serials);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for StackMembersViewV1 {
@@ -3435,19 +3386,14 @@ impl<'de> serde::Deserialize<'de> for StackMembersViewV1 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            StackMembersViewV1,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = StackMembersViewV1 {
+        ) -> Option<StackMembersViewV1> {
+            Some(StackMembersViewV1 {
                 id: f.optional("id"),
                 model: f.optional("model"),
                 rear_module: f.optional("rearModule"),
                 member_serials: f.optional_list("memberSerials"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3511,19 +3457,17 @@ pub struct SwitchPortSelection {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SwitchPortSelection {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("switchId", &v.switch_id);
+        w.optional_list("ports", &v.ports);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SwitchPortSelection {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SwitchPortSelection,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("switchId", &v.switch_id);
-            w.optional_list("ports", &v.ports);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchPortSelection {
@@ -3532,17 +3476,12 @@ impl<'de> serde::Deserialize<'de> for SwitchPortSelection {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            SwitchPortSelection,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = SwitchPortSelection {
+        ) -> Option<SwitchPortSelection> {
+            Some(SwitchPortSelection {
                 switch_id: f.optional("switchId"),
                 ports: f.optional_list("ports"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3590,21 +3529,19 @@ pub struct SwitchPositionView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SwitchPositionView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("floorplanId", &v.floorplan_id);
+        w.optional_number("xpercent", v.xpercent);
+        w.optional_number("ypercent", v.ypercent);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SwitchPositionView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SwitchPositionView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("floorplanId", &v.floorplan_id);
-            w.optional_number("xpercent", v.xpercent);
-            w.optional_number("ypercent", v.ypercent);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchPositionView {
@@ -3613,19 +3550,14 @@ impl<'de> serde::Deserialize<'de> for SwitchPositionView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            SwitchPositionView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = SwitchPositionView {
+        ) -> Option<SwitchPositionView> {
+            Some(SwitchPositionView {
                 id: f.optional("id"),
                 floorplan_id: f.optional("floorplanId"),
                 xpercent: f.optional("xpercent"),
                 ypercent: f.optional("ypercent"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3684,20 +3616,18 @@ pub struct SwitchPositionViewV1001 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SwitchPositionViewV1001 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("floorPlanId", &v.floor_plan_id);
+        w.optional_number("xPercent", v.x_percent);
+        w.optional_number("yPercent", v.y_percent);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SwitchPositionViewV1001 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SwitchPositionViewV1001,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("floorPlanId", &v.floor_plan_id);
-            w.optional_number("xPercent", v.x_percent);
-            w.optional_number("yPercent", v.y_percent);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchPositionViewV1001 {
@@ -3706,18 +3636,13 @@ impl<'de> serde::Deserialize<'de> for SwitchPositionViewV1001 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            SwitchPositionViewV1001,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = SwitchPositionViewV1001 {
+        ) -> Option<SwitchPositionViewV1001> {
+            Some(SwitchPositionViewV1001 {
                 floor_plan_id: f.optional("floorPlanId"),
                 x_percent: f.optional("xPercent"),
                 y_percent: f.optional("yPercent"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3783,24 +3708,22 @@ pub struct SwitchQueryResult {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SwitchQueryResult {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional_list("data", &v.data);
+        w.optional_list("fields", &v.fields);
+        w.optional("objectId", &v.object_id);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SwitchQueryResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SwitchQueryResult,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional_list("data", &v.data);
-            w.optional_list("fields", &v.fields);
-            w.optional("objectId", &v.object_id);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchQueryResult {
@@ -3809,11 +3732,8 @@ impl<'de> serde::Deserialize<'de> for SwitchQueryResult {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            SwitchQueryResult,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = SwitchQueryResult {
+        ) -> Option<SwitchQueryResult> {
+            Some(SwitchQueryResult {
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 data: f.optional_list("data"),
@@ -3822,9 +3742,7 @@ impl<'de> serde::Deserialize<'de> for SwitchQueryResult {
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3937,26 +3855,24 @@ pub struct VenueStackMember {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VenueStackMember {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("serialNumber", &v.serial_number);
+        w.optional("activeSerial", &v.active_serial);
+        w.optional("model", &v.model);
+        w.optional("venueName", &v.venue_name);
+        w.optional("switchMac", &v.switch_mac);
+        w.optional("operStatusFound", &v.oper_status_found);
+        w.optional("uptime", &v.uptime);
+        w.optional("order", &v.order);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueStackMember {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueStackMember,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("serialNumber", &v.serial_number);
-            w.optional("activeSerial", &v.active_serial);
-            w.optional("model", &v.model);
-            w.optional("venueName", &v.venue_name);
-            w.optional("switchMac", &v.switch_mac);
-            w.optional("operStatusFound", &v.oper_status_found);
-            w.optional("uptime", &v.uptime);
-            w.optional("order", &v.order);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueStackMember {
@@ -3965,8 +3881,8 @@ impl<'de> serde::Deserialize<'de> for VenueStackMember {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VenueStackMember, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VenueStackMember {
+        ) -> Option<VenueStackMember> {
+            Some(VenueStackMember {
                 id: f.optional("id"),
                 serial_number: f.optional("serialNumber"),
                 active_serial: f.optional("activeSerial"),
@@ -3977,9 +3893,7 @@ impl<'de> serde::Deserialize<'de> for VenueStackMember {
                 uptime: f.optional("uptime"),
                 order: f.optional("order"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4073,19 +3987,17 @@ pub struct VenueSwitchStack {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VenueSwitchStack {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("activeSerial", &v.active_serial);
+        w.optional_list("members", &v.members);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueSwitchStack {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueSwitchStack,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("activeSerial", &v.active_serial);
-            w.optional_list("members", &v.members);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueSwitchStack {
@@ -4094,14 +4006,12 @@ impl<'de> serde::Deserialize<'de> for VenueSwitchStack {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VenueSwitchStack, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VenueSwitchStack {
+        ) -> Option<VenueSwitchStack> {
+            Some(VenueSwitchStack {
                 active_serial: f.optional("activeSerial"),
                 members: f.optional_list("members"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

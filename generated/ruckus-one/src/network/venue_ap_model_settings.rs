@@ -21,19 +21,18 @@ pub struct VenueApModelAntennaTypeSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for VenueApModelAntennaTypeSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("model", &v.model);
+        w.optional("antennaType", &v.antenna_type);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueApModelAntennaTypeSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApModelAntennaTypeSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("model", &v.model);
-            w.optional("antennaType", &v.antenna_type);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApModelAntennaTypeSettings {
@@ -42,17 +41,12 @@ impl<'de> serde::Deserialize<'de> for VenueApModelAntennaTypeSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApModelAntennaTypeSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApModelAntennaTypeSettings {
+        ) -> Option<VenueApModelAntennaTypeSettings> {
+            Some(VenueApModelAntennaTypeSettings {
                 model: f.optional("model"),
                 antenna_type: f.optional("antennaType"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -104,23 +98,21 @@ pub struct VenueApModelLanPortSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApModelLanPortSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("clientIsolationEnabled", &v.client_isolation_enabled);
+        w.optional("clientIsolationSettings", &v.client_isolation_settings);
+        w.optional("dhcpOption82Enabled", &v.dhcp_option82_enabled);
+        w.optional("dhcpOption82Settings", &v.dhcp_option82_settings);
+        w.optional("enabled", &v.enabled);
+        w.optional("softGreEnabled", &v.soft_gre_enabled);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueApModelLanPortSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApModelLanPortSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("clientIsolationEnabled", &v.client_isolation_enabled);
-            w.optional("clientIsolationSettings", &v.client_isolation_settings);
-            w.optional("dhcpOption82Enabled", &v.dhcp_option82_enabled);
-            w.optional("dhcpOption82Settings", &v.dhcp_option82_settings);
-            w.optional("enabled", &v.enabled);
-            w.optional("softGreEnabled", &v.soft_gre_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSettings {
@@ -129,11 +121,8 @@ impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApModelLanPortSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApModelLanPortSettings {
+        ) -> Option<VenueApModelLanPortSettings> {
+            Some(VenueApModelLanPortSettings {
                 client_isolation_enabled: f.optional("clientIsolationEnabled"),
                 client_isolation_settings: f.optional("clientIsolationSettings"),
                 dhcp_option82_enabled: f.optional("dhcpOption82Enabled"),
@@ -141,9 +130,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSettings {
                 enabled: f.optional("enabled"),
                 soft_gre_enabled: f.optional("softGreEnabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -219,19 +206,18 @@ pub struct VenueApModelLanPortSpecificSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for VenueApModelLanPortSpecificSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("poeMode", &v.poe_mode);
+        w.optional("poeOut", &v.poe_out);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueApModelLanPortSpecificSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApModelLanPortSpecificSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("poeMode", &v.poe_mode);
-            w.optional("poeOut", &v.poe_out);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSpecificSettings {
@@ -240,17 +226,12 @@ impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSpecificSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApModelLanPortSpecificSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApModelLanPortSpecificSettings {
+        ) -> Option<VenueApModelLanPortSpecificSettings> {
+            Some(VenueApModelLanPortSpecificSettings {
                 poe_mode: f.optional("poeMode"),
                 poe_out: f.optional("poeOut"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -299,19 +280,17 @@ pub struct VenueApModelUsbPortSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApModelUsbPortSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("model", &v.model);
+        w.optional("usbPortEnable", &v.usb_port_enable);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueApModelUsbPortSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApModelUsbPortSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("model", &v.model);
-            w.optional("usbPortEnable", &v.usb_port_enable);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApModelUsbPortSettings {
@@ -320,17 +299,12 @@ impl<'de> serde::Deserialize<'de> for VenueApModelUsbPortSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApModelUsbPortSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApModelUsbPortSettings {
+        ) -> Option<VenueApModelUsbPortSettings> {
+            Some(VenueApModelUsbPortSettings {
                 model: f.optional("model"),
                 usb_port_enable: f.optional("usbPortEnable"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

@@ -23,19 +23,18 @@ pub struct VenueApManagementTrafficVlanSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for VenueApManagementTrafficVlanSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("vlanId", &v.vlan_id);
+        w.optional("venueApManagementVlan", &v.venue_ap_management_vlan);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueApManagementTrafficVlanSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApManagementTrafficVlanSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("venueApManagementVlan", &v.venue_ap_management_vlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApManagementTrafficVlanSettings {
@@ -44,17 +43,12 @@ impl<'de> serde::Deserialize<'de> for VenueApManagementTrafficVlanSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApManagementTrafficVlanSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApManagementTrafficVlanSettings {
+        ) -> Option<VenueApManagementTrafficVlanSettings> {
+            Some(VenueApManagementTrafficVlanSettings {
                 vlan_id: f.optional("vlanId"),
                 venue_ap_management_vlan: f.optional("venueApManagementVlan"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -103,19 +97,18 @@ pub struct VenueApManagementTrafficVlanSettingsVenueApManagementVlan {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for VenueApManagementTrafficVlanSettingsVenueApManagementVlan {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("vlanId", &v.vlan_id);
+        w.optional("vlanOverrideEnabled", &v.vlan_override_enabled);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueApManagementTrafficVlanSettingsVenueApManagementVlan {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApManagementTrafficVlanSettingsVenueApManagementVlan,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("vlanOverrideEnabled", &v.vlan_override_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de>
@@ -125,17 +118,12 @@ for VenueApManagementTrafficVlanSettingsVenueApManagementVlan {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApManagementTrafficVlanSettingsVenueApManagementVlan,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApManagementTrafficVlanSettingsVenueApManagementVlan {
+        ) -> Option<VenueApManagementTrafficVlanSettingsVenueApManagementVlan> {
+            Some(VenueApManagementTrafficVlanSettingsVenueApManagementVlan {
                 vlan_id: f.optional("vlanId"),
                 vlan_override_enabled: f.optional("vlanOverrideEnabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -184,21 +172,19 @@ pub struct VenueApMeshSettingsV1 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApMeshSettingsV1 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enabled", &v.enabled);
+        w.optional("passphrase", &v.passphrase);
+        w.optional("radioType", &v.radio_type);
+        w.optional("ssid", &v.ssid);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueApMeshSettingsV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApMeshSettingsV1,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("enabled", &v.enabled);
-            w.optional("passphrase", &v.passphrase);
-            w.optional("radioType", &v.radio_type);
-            w.optional("ssid", &v.ssid);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsV1 {
@@ -207,19 +193,14 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsV1 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApMeshSettingsV1,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApMeshSettingsV1 {
+        ) -> Option<VenueApMeshSettingsV1> {
+            Some(VenueApMeshSettingsV1 {
                 enabled: f.optional("enabled"),
                 passphrase: f.optional("passphrase"),
                 radio_type: f.optional("radioType"),
                 ssid: f.optional("ssid"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -358,40 +339,35 @@ pub struct VenueApRadio6GHzSettingsV1 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApRadio6GHzSettingsV1 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("allowedChannels", &v.allowed_channels);
+        w.optional("bssMinRate6G", &v.bss_min_rate6g);
+        w.optional("changeInterval", &v.change_interval);
+        w.optional("channelBandwidth", &v.channel_bandwidth);
+        w.optional("enableAfc", &v.enable_afc);
+        w.optional(
+            "enableMulticastDownlinkRateLimiting",
+            &v.enable_multicast_downlink_rate_limiting,
+        );
+        w.optional(
+            "enableMulticastUplinkRateLimiting",
+            &v.enable_multicast_uplink_rate_limiting,
+        );
+        w.optional("method", &v.method);
+        w.optional("mgmtTxRate6G", &v.mgmt_tx_rate6g);
+        w.optional("multicastDownlinkRateLimiting", &v.multicast_downlink_rate_limiting);
+        w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
+        w.optional("scanInterval", &v.scan_interval);
+        w.optional("txPower", &v.tx_power);
+        w.optional("venueHeight", &v.venue_height);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueApRadio6GHzSettingsV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRadio6GHzSettingsV1,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("allowedChannels", &v.allowed_channels);
-            w.optional("bssMinRate6G", &v.bss_min_rate6g);
-            w.optional("changeInterval", &v.change_interval);
-            w.optional("channelBandwidth", &v.channel_bandwidth);
-            w.optional("enableAfc", &v.enable_afc);
-            w.optional(
-                "enableMulticastDownlinkRateLimiting",
-                &v.enable_multicast_downlink_rate_limiting,
-            );
-            w.optional(
-                "enableMulticastUplinkRateLimiting",
-                &v.enable_multicast_uplink_rate_limiting,
-            );
-            w.optional("method", &v.method);
-            w.optional("mgmtTxRate6G", &v.mgmt_tx_rate6g);
-            w.optional(
-                "multicastDownlinkRateLimiting",
-                &v.multicast_downlink_rate_limiting,
-            );
-            w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
-            w.optional("scanInterval", &v.scan_interval);
-            w.optional("txPower", &v.tx_power);
-            w.optional("venueHeight", &v.venue_height);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1 {
@@ -400,11 +376,8 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApRadio6GHzSettingsV1,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApRadio6GHzSettingsV1 {
+        ) -> Option<VenueApRadio6GHzSettingsV1> {
+            Some(VenueApRadio6GHzSettingsV1 {
                 allowed_channels: f.optional_list("allowedChannels"),
                 bss_min_rate6g: f.optional("bssMinRate6G"),
                 change_interval: f.optional("changeInterval"),
@@ -424,9 +397,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1 {
                 tx_power: f.optional("txPower"),
                 venue_height: f.optional("venueHeight"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -571,21 +542,19 @@ pub struct VenueApRadioSettingsV1 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApRadioSettingsV1 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("radioParams24G", &v.radio_params24g);
+        w.optional("radioParams50G", &v.radio_params50g);
+        w.optional("radioParams6G", &v.radio_params6g);
+        w.optional("radioParamsDual5G", &v.radio_params_dual5g);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueApRadioSettingsV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRadioSettingsV1,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("radioParams24G", &v.radio_params24g);
-            w.optional("radioParams50G", &v.radio_params50g);
-            w.optional("radioParams6G", &v.radio_params6g);
-            w.optional("radioParamsDual5G", &v.radio_params_dual5g);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApRadioSettingsV1 {
@@ -594,19 +563,14 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioSettingsV1 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApRadioSettingsV1,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApRadioSettingsV1 {
+        ) -> Option<VenueApRadioSettingsV1> {
+            Some(VenueApRadioSettingsV1 {
                 radio_params24g: f.optional("radioParams24G"),
                 radio_params50g: f.optional("radioParams50G"),
                 radio_params6g: f.optional("radioParams6G"),
                 radio_params_dual5g: f.optional("radioParamsDual5G"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -674,18 +638,17 @@ pub struct VenueApTlsKeyEnhancedModeSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for VenueApTlsKeyEnhancedModeSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("tlsKeyEnhancedModeEnabled", &v.tls_key_enhanced_mode_enabled);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueApTlsKeyEnhancedModeSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApTlsKeyEnhancedModeSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("tlsKeyEnhancedModeEnabled", &v.tls_key_enhanced_mode_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApTlsKeyEnhancedModeSettings {
@@ -694,16 +657,11 @@ impl<'de> serde::Deserialize<'de> for VenueApTlsKeyEnhancedModeSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApTlsKeyEnhancedModeSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApTlsKeyEnhancedModeSettings {
+        ) -> Option<VenueApTlsKeyEnhancedModeSettings> {
+            Some(VenueApTlsKeyEnhancedModeSettings {
                 tls_key_enhanced_mode_enabled: f.optional("tlsKeyEnhancedModeEnabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

@@ -41,38 +41,39 @@ pub struct AaaSetting {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AaaSetting {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("authnEnabledSsh", &v.authn_enabled_ssh);
+        w.optional("authnFirstPref", &v.authn_first_pref);
+        w.optional("authnSecondPref", &v.authn_second_pref);
+        w.optional("authnThirdPref", &v.authn_third_pref);
+        w.optional("authnFourthPref", &v.authn_fourth_pref);
+        w.optional("authzEnabledCommand", &v.authz_enabled_command);
+        w.optional("authzEnabledExec", &v.authz_enabled_exec);
+        w.optional("authzCommonsLevel", &v.authz_commons_level);
+        w.optional("authzCommonsFirstServer", &v.authz_commons_first_server);
+        w.optional("authzCommonsSecondServer", &v.authz_commons_second_server);
+        w.optional("authzCommonsThirdServer", &v.authz_commons_third_server);
+        w.optional("authzExecFirstServer", &v.authz_exec_first_server);
+        w.optional("authzExecSecondServer", &v.authz_exec_second_server);
+        w.optional("authzExecThirdServer", &v.authz_exec_third_server);
+        w.optional("acctEnabledCommand", &v.acct_enabled_command);
+        w.optional("acctEnabledExec", &v.acct_enabled_exec);
+        w.optional("acctCommonsLevel", &v.acct_commons_level);
+        w.optional("acctCommonsFirstServer", &v.acct_commons_first_server);
+        w.optional("acctCommonsSecondServer", &v.acct_commons_second_server);
+        w.optional("acctCommonsThirdServer", &v.acct_commons_third_server);
+        w.optional("acctExecFirstServer", &v.acct_exec_first_server);
+        w.optional("acctExecSecondServer", &v.acct_exec_second_server);
+        w.optional("acctExecThirdServer", &v.acct_exec_third_server);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AaaSetting {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AaaSetting, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("authnEnabledSsh", &v.authn_enabled_ssh);
-            w.optional("authnFirstPref", &v.authn_first_pref);
-            w.optional("authnSecondPref", &v.authn_second_pref);
-            w.optional("authnThirdPref", &v.authn_third_pref);
-            w.optional("authnFourthPref", &v.authn_fourth_pref);
-            w.optional("authzEnabledCommand", &v.authz_enabled_command);
-            w.optional("authzEnabledExec", &v.authz_enabled_exec);
-            w.optional("authzCommonsLevel", &v.authz_commons_level);
-            w.optional("authzCommonsFirstServer", &v.authz_commons_first_server);
-            w.optional("authzCommonsSecondServer", &v.authz_commons_second_server);
-            w.optional("authzCommonsThirdServer", &v.authz_commons_third_server);
-            w.optional("authzExecFirstServer", &v.authz_exec_first_server);
-            w.optional("authzExecSecondServer", &v.authz_exec_second_server);
-            w.optional("authzExecThirdServer", &v.authz_exec_third_server);
-            w.optional("acctEnabledCommand", &v.acct_enabled_command);
-            w.optional("acctEnabledExec", &v.acct_enabled_exec);
-            w.optional("acctCommonsLevel", &v.acct_commons_level);
-            w.optional("acctCommonsFirstServer", &v.acct_commons_first_server);
-            w.optional("acctCommonsSecondServer", &v.acct_commons_second_server);
-            w.optional("acctCommonsThirdServer", &v.acct_commons_third_server);
-            w.optional("acctExecFirstServer", &v.acct_exec_first_server);
-            w.optional("acctExecSecondServer", &v.acct_exec_second_server);
-            w.optional("acctExecThirdServer", &v.acct_exec_third_server);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AaaSetting {
@@ -81,8 +82,8 @@ impl<'de> serde::Deserialize<'de> for AaaSetting {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AaaSetting, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AaaSetting {
+        ) -> Option<AaaSetting> {
+            Some(AaaSetting {
                 id: f.optional("id"),
                 authn_enabled_ssh: f.optional("authnEnabledSsh"),
                 authn_first_pref: f.optional("authnFirstPref"),
@@ -108,9 +109,7 @@ impl<'de> serde::Deserialize<'de> for AaaSetting {
                 acct_exec_second_server: f.optional("acctExecSecondServer"),
                 acct_exec_third_server: f.optional("acctExecThirdServer"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -285,18 +284,16 @@ pub struct ApplyRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApplyRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("overrides", &v.overrides);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApplyRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApplyRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("overrides", &v.overrides);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApplyRequest {
@@ -305,13 +302,11 @@ impl<'de> serde::Deserialize<'de> for ApplyRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApplyRequest, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApplyRequest {
+        ) -> Option<ApplyRequest> {
+            Some(ApplyRequest {
                 overrides: f.optional_list("overrides"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -348,18 +343,16 @@ pub struct ApplyTemplateResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApplyTemplateResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApplyTemplateResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApplyTemplateResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApplyTemplateResponse {
@@ -368,16 +361,11 @@ impl<'de> serde::Deserialize<'de> for ApplyTemplateResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApplyTemplateResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApplyTemplateResponse {
+        ) -> Option<ApplyTemplateResponse> {
+            Some(ApplyTemplateResponse {
                 request_id: f.optional("requestId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -415,16 +403,17 @@ pub struct DiffData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DiffData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("path", &v.path);
+        w.optional("data", &v.data);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DiffData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DiffData, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("path", &v.path);
-            w.optional("data", &v.data);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DiffData {
@@ -433,14 +422,12 @@ impl<'de> serde::Deserialize<'de> for DiffData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DiffData, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DiffData {
+        ) -> Option<DiffData> {
+            Some(DiffData {
                 path: f.optional("path"),
                 data: f.optional("data"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -484,16 +471,17 @@ pub struct DiffReport {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DiffReport {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("diffName", &v.diff_name);
+        w.optional_list("diffData", &v.diff_data);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DiffReport {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DiffReport, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("diffName", &v.diff_name);
-            w.optional_list("diffData", &v.diff_data);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DiffReport {
@@ -502,14 +490,12 @@ impl<'de> serde::Deserialize<'de> for DiffReport {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DiffReport, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DiffReport {
+        ) -> Option<DiffReport> {
+            Some(DiffReport {
                 diff_name: f.optional("diffName"),
                 diff_data: f.optional_list("diffData"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -553,19 +539,17 @@ pub struct DriftInstance {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DriftInstance {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("tenantId", &v.tenant_id);
+        w.optional("instanceId", &v.instance_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DriftInstance {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DriftInstance,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("instanceId", &v.instance_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DriftInstance {
@@ -574,14 +558,12 @@ impl<'de> serde::Deserialize<'de> for DriftInstance {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DriftInstance, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DriftInstance {
+        ) -> Option<DriftInstance> {
+            Some(DriftInstance {
                 tenant_id: f.optional("tenantId"),
                 instance_id: f.optional("instanceId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -626,20 +608,18 @@ pub struct DriftInstanceResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DriftInstanceResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("data", &v.data);
+        w.optional("page", &v.page);
+        w.optional("totalCount", &v.total_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DriftInstanceResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DriftInstanceResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("data", &v.data);
-            w.optional("page", &v.page);
-            w.optional("totalCount", &v.total_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DriftInstanceResponse {
@@ -648,18 +628,13 @@ impl<'de> serde::Deserialize<'de> for DriftInstanceResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DriftInstanceResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DriftInstanceResponse {
+        ) -> Option<DriftInstanceResponse> {
+            Some(DriftInstanceResponse {
                 data: f.optional_list("data"),
                 page: f.optional("page"),
                 total_count: f.optional("totalCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -708,18 +683,16 @@ pub struct EnforceRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EnforceRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("isEnforced", &v.is_enforced);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EnforceRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EnforceRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("isEnforced", &v.is_enforced);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EnforceRequest {
@@ -728,13 +701,11 @@ impl<'de> serde::Deserialize<'de> for EnforceRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<EnforceRequest, ruckus_one_runtime::internal::object::FieldError> {
-            let value = EnforceRequest {
+        ) -> Option<EnforceRequest> {
+            Some(EnforceRequest {
                 is_enforced: f.optional("isEnforced"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -790,37 +761,35 @@ pub struct HierarchyNode {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for HierarchyNode {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("templateType", &v.template_type);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional("templateContext", &v.template_context);
+        w.optional("tags", &v.tags);
+        w.optional("createdBy", &v.created_by);
+        w.optional("createdOn", &v.created_on);
+        w.optional("lastModified", &v.last_modified);
+        w.optional("lastApplied", &v.last_applied);
+        w.optional("authorizationToken", &v.authorization_token);
+        w.optional("version", &v.version);
+        w.optional("driftStatus", &v.drift_status);
+        w.optional("isEnforced", &v.is_enforced);
+        w.optional("type", &v.type_);
+        w.optional_list("appliedOnEcTenants", &v.applied_on_ec_tenants);
+        w.optional_list("appliedOnInstances", &v.applied_on_instances);
+        w.optional("parentId", &v.parent_id);
+        w.optional_list("children", &v.children);
+        w.optional("supportsChildren", &v.supports_children);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for HierarchyNode {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &HierarchyNode,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("templateType", &v.template_type);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("templateContext", &v.template_context);
-            w.optional("tags", &v.tags);
-            w.optional("createdBy", &v.created_by);
-            w.optional("createdOn", &v.created_on);
-            w.optional("lastModified", &v.last_modified);
-            w.optional("lastApplied", &v.last_applied);
-            w.optional("authorizationToken", &v.authorization_token);
-            w.optional("version", &v.version);
-            w.optional("driftStatus", &v.drift_status);
-            w.optional("isEnforced", &v.is_enforced);
-            w.optional("type", &v.type_);
-            w.optional_list("appliedOnEcTenants", &v.applied_on_ec_tenants);
-            w.optional_list("appliedOnInstances", &v.applied_on_instances);
-            w.optional("parentId", &v.parent_id);
-            w.optional_list("children", &v.children);
-            w.optional("supportsChildren", &v.supports_children);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for HierarchyNode {
@@ -829,8 +798,8 @@ impl<'de> serde::Deserialize<'de> for HierarchyNode {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<HierarchyNode, ruckus_one_runtime::internal::object::FieldError> {
-            let value = HierarchyNode {
+        ) -> Option<HierarchyNode> {
+            Some(HierarchyNode {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 template_type: f.optional("templateType"),
@@ -852,9 +821,7 @@ impl<'de> serde::Deserialize<'de> for HierarchyNode {
                 children: f.optional_list("children"),
                 supports_children: f.optional("supportsChildren"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1160,23 +1127,21 @@ pub struct HierarchyQueryResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for HierarchyQueryResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("pageSize", &v.page_size);
+        w.optional("requestId", &v.request_id);
+        w.optional_list("data", &v.data);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for HierarchyQueryResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &HierarchyQueryResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("pageSize", &v.page_size);
-            w.optional("requestId", &v.request_id);
-            w.optional_list("data", &v.data);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for HierarchyQueryResponse {
@@ -1185,11 +1150,8 @@ impl<'de> serde::Deserialize<'de> for HierarchyQueryResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            HierarchyQueryResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = HierarchyQueryResponse {
+        ) -> Option<HierarchyQueryResponse> {
+            Some(HierarchyQueryResponse {
                 fields: f.optional("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -1197,9 +1159,7 @@ impl<'de> serde::Deserialize<'de> for HierarchyQueryResponse {
                 request_id: f.optional("requestId"),
                 data: f.optional_list("data"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1280,32 +1240,30 @@ pub struct TemplateData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for TemplateData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("type", &v.type_);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional_list("appliedOnTenants", &v.applied_on_tenants);
+        w.optional("tags", &v.tags);
+        w.optional("createdBy", &v.created_by);
+        w.optional("createdOn", &v.created_on);
+        w.optional("lastModified", &v.last_modified);
+        w.optional("lastApplied", &v.last_applied);
+        w.optional("version", &v.version);
+        w.optional("driftStatus", &v.drift_status);
+        w.optional("isEnforced", &v.is_enforced);
+        w.optional("templateContext", &v.template_context);
+        w.optional_list("appliedOnInstances", &v.applied_on_instances);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for TemplateData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &TemplateData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("type", &v.type_);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional_list("appliedOnTenants", &v.applied_on_tenants);
-            w.optional("tags", &v.tags);
-            w.optional("createdBy", &v.created_by);
-            w.optional("createdOn", &v.created_on);
-            w.optional("lastModified", &v.last_modified);
-            w.optional("lastApplied", &v.last_applied);
-            w.optional("version", &v.version);
-            w.optional("driftStatus", &v.drift_status);
-            w.optional("isEnforced", &v.is_enforced);
-            w.optional("templateContext", &v.template_context);
-            w.optional_list("appliedOnInstances", &v.applied_on_instances);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for TemplateData {
@@ -1314,8 +1272,8 @@ impl<'de> serde::Deserialize<'de> for TemplateData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<TemplateData, ruckus_one_runtime::internal::object::FieldError> {
-            let value = TemplateData {
+        ) -> Option<TemplateData> {
+            Some(TemplateData {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 type_: f.optional("type"),
@@ -1332,9 +1290,7 @@ impl<'de> serde::Deserialize<'de> for TemplateData {
                 template_context: f.optional("templateContext"),
                 applied_on_instances: f.optional_list("appliedOnInstances"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1460,18 +1416,16 @@ pub struct TemplateInstanceQuery {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for TemplateInstanceQuery {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("filter", &v.filter);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for TemplateInstanceQuery {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &TemplateInstanceQuery,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("filter", &v.filter);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for TemplateInstanceQuery {
@@ -1480,16 +1434,11 @@ impl<'de> serde::Deserialize<'de> for TemplateInstanceQuery {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            TemplateInstanceQuery,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = TemplateInstanceQuery {
+        ) -> Option<TemplateInstanceQuery> {
+            Some(TemplateInstanceQuery {
                 filter: f.optional("filter"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1531,23 +1480,21 @@ pub struct UpdateVenueSettingBo {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UpdateVenueSettingBo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional_list("dns", &v.dns);
+        w.optional("syslogEnabled", &v.syslog_enabled);
+        w.optional("syslogPrimaryServer", &v.syslog_primary_server);
+        w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
+        w.optional_list("profileId", &v.profile_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UpdateVenueSettingBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UpdateVenueSettingBo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional_list("dns", &v.dns);
-            w.optional("syslogEnabled", &v.syslog_enabled);
-            w.optional("syslogPrimaryServer", &v.syslog_primary_server);
-            w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
-            w.optional_list("profileId", &v.profile_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpdateVenueSettingBo {
@@ -1556,11 +1503,8 @@ impl<'de> serde::Deserialize<'de> for UpdateVenueSettingBo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            UpdateVenueSettingBo,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = UpdateVenueSettingBo {
+        ) -> Option<UpdateVenueSettingBo> {
+            Some(UpdateVenueSettingBo {
                 id: f.optional("id"),
                 dns: f.optional_list("dns"),
                 syslog_enabled: f.optional("syslogEnabled"),
@@ -1568,9 +1512,7 @@ impl<'de> serde::Deserialize<'de> for UpdateVenueSettingBo {
                 syslog_secondary_server: f.optional("syslogSecondaryServer"),
                 profile_id: f.optional_list("profileId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1642,23 +1584,21 @@ pub struct VenueTemplate {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VenueTemplate {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("syslogEnabled", &v.syslog_enabled);
+        w.optional("syslogPrimaryServer", &v.syslog_primary_server);
+        w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
+        w.optional_list("dns", &v.dns);
+        w.optional_list("profileId", &v.profile_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueTemplate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueTemplate,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("syslogEnabled", &v.syslog_enabled);
-            w.optional("syslogPrimaryServer", &v.syslog_primary_server);
-            w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
-            w.optional_list("dns", &v.dns);
-            w.optional_list("profileId", &v.profile_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueTemplate {
@@ -1667,8 +1607,8 @@ impl<'de> serde::Deserialize<'de> for VenueTemplate {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VenueTemplate, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VenueTemplate {
+        ) -> Option<VenueTemplate> {
+            Some(VenueTemplate {
                 id: f.optional("id"),
                 syslog_enabled: f.optional("syslogEnabled"),
                 syslog_primary_server: f.optional("syslogPrimaryServer"),
@@ -1676,9 +1616,7 @@ impl<'de> serde::Deserialize<'de> for VenueTemplate {
                 dns: f.optional_list("dns"),
                 profile_id: f.optional_list("profileId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1746,19 +1684,18 @@ pub struct VenueTemplateAaaServerResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for VenueTemplateAaaServerResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueTemplateAaaServerResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueTemplateAaaServerResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerResponse {
@@ -1767,17 +1704,12 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueTemplateAaaServerResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueTemplateAaaServerResponse {
+        ) -> Option<VenueTemplateAaaServerResponse> {
+            Some(VenueTemplateAaaServerResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1837,28 +1769,26 @@ pub struct VenueTemplateAaaServerView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VenueTemplateAaaServerView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("username", &v.username);
+        w.optional("password", &v.password);
+        w.optional("purpose", &v.purpose);
+        w.optional("level", &v.level);
+        w.optional("serverType", &v.server_type);
+        w.optional("secret", &v.secret);
+        w.optional("ip", &v.ip);
+        w.optional("acctPort", &v.acct_port);
+        w.optional("authPort", &v.auth_port);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueTemplateAaaServerView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueTemplateAaaServerView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("username", &v.username);
-            w.optional("password", &v.password);
-            w.optional("purpose", &v.purpose);
-            w.optional("level", &v.level);
-            w.optional("serverType", &v.server_type);
-            w.optional("secret", &v.secret);
-            w.optional("ip", &v.ip);
-            w.optional("acctPort", &v.acct_port);
-            w.optional("authPort", &v.auth_port);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerView {
@@ -1867,11 +1797,8 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueTemplateAaaServerView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueTemplateAaaServerView {
+        ) -> Option<VenueTemplateAaaServerView> {
+            Some(VenueTemplateAaaServerView {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 username: f.optional("username"),
@@ -1884,9 +1811,7 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerView {
                 acct_port: f.optional("acctPort"),
                 auth_port: f.optional("authPort"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2004,27 +1929,25 @@ pub struct VenueTemplateView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VenueTemplateView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional_list("dns", &v.dns);
+        w.optional("syslogEnabled", &v.syslog_enabled);
+        w.optional("syslogPrimaryServer", &v.syslog_primary_server);
+        w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
+        w.optional("cliApplied", &v.cli_applied);
+        w.optional_list("profileId", &v.profile_id);
+        w.optional_list("switchProfileIds", &v.switch_profile_ids);
+        w.optional_list("switchCliProfileIds", &v.switch_cli_profile_ids);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueTemplateView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueTemplateView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional_list("dns", &v.dns);
-            w.optional("syslogEnabled", &v.syslog_enabled);
-            w.optional("syslogPrimaryServer", &v.syslog_primary_server);
-            w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
-            w.optional("cliApplied", &v.cli_applied);
-            w.optional_list("profileId", &v.profile_id);
-            w.optional_list("switchProfileIds", &v.switch_profile_ids);
-            w.optional_list("switchCliProfileIds", &v.switch_cli_profile_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueTemplateView {
@@ -2033,11 +1956,8 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueTemplateView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueTemplateView {
+        ) -> Option<VenueTemplateView> {
+            Some(VenueTemplateView {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 dns: f.optional_list("dns"),
@@ -2049,9 +1969,7 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateView {
                 switch_profile_ids: f.optional_list("switchProfileIds"),
                 switch_cli_profile_ids: f.optional_list("switchCliProfileIds"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2155,27 +2073,25 @@ pub struct VenueTemplateView2 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VenueTemplateView2 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.field("address", &v.address);
+        w.optional_list("tags", &v.tags);
+        w.optional("isTemplate", &v.is_template);
+        w.optional("templateVersion", &v.template_version);
+        w.optional("createdDate", &v.created_date);
+        w.optional_list("floorPlans", &v.floor_plans);
+        w.optional("updatedDate", &v.updated_date);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueTemplateView2 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueTemplateView2,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.field("address", &v.address);
-            w.optional_list("tags", &v.tags);
-            w.optional("isTemplate", &v.is_template);
-            w.optional("templateVersion", &v.template_version);
-            w.optional("createdDate", &v.created_date);
-            w.optional_list("floorPlans", &v.floor_plans);
-            w.optional("updatedDate", &v.updated_date);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueTemplateView2 {
@@ -2184,15 +2100,15 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateView2 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueTemplateView2,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueTemplateView2 {
+        ) -> Option<VenueTemplateView2> {
+            let (Some(r0), Some(r1)) = (f.required("name"), f.required("address")) else {
+                return None;
+            };
+            Some(VenueTemplateView2 {
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: r0,
                 description: f.optional("description"),
-                address: f.required("address")?,
+                address: r1,
                 tags: f.optional_list("tags"),
                 is_template: f.optional("isTemplate"),
                 template_version: f.optional("templateVersion"),
@@ -2200,9 +2116,7 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateView2 {
                 floor_plans: f.optional_list("floorPlans"),
                 updated_date: f.optional("updatedDate"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2295,26 +2209,27 @@ pub struct VenueV1 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VenueV1 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional_list("dns", &v.dns);
+        w.optional("switchLoginUsername", &v.switch_login_username);
+        w.optional("switchLoginPassword", &v.switch_login_password);
+        w.optional("syslogEnabled", &v.syslog_enabled);
+        w.optional("syslogPrimaryServer", &v.syslog_primary_server);
+        w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
+        w.optional("cliApplied", &v.cli_applied);
+        w.optional_list("profileId", &v.profile_id);
+        w.optional_list("switchProfileIds", &v.switch_profile_ids);
+        w.optional_list("switchCliProfileIds", &v.switch_cli_profile_ids);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueV1, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional_list("dns", &v.dns);
-            w.optional("switchLoginUsername", &v.switch_login_username);
-            w.optional("switchLoginPassword", &v.switch_login_password);
-            w.optional("syslogEnabled", &v.syslog_enabled);
-            w.optional("syslogPrimaryServer", &v.syslog_primary_server);
-            w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
-            w.optional("cliApplied", &v.cli_applied);
-            w.optional_list("profileId", &v.profile_id);
-            w.optional_list("switchProfileIds", &v.switch_profile_ids);
-            w.optional_list("switchCliProfileIds", &v.switch_cli_profile_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueV1 {
@@ -2323,8 +2238,8 @@ impl<'de> serde::Deserialize<'de> for VenueV1 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VenueV1, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VenueV1 {
+        ) -> Option<VenueV1> {
+            Some(VenueV1 {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 dns: f.optional_list("dns"),
@@ -2338,9 +2253,7 @@ impl<'de> serde::Deserialize<'de> for VenueV1 {
                 switch_profile_ids: f.optional_list("switchProfileIds"),
                 switch_cli_profile_ids: f.optional_list("switchCliProfileIds"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

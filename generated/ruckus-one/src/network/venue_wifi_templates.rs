@@ -25,22 +25,20 @@ pub struct VenueLanPort {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VenueLanPort {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enabled", &v.enabled);
+        w.optional("portId", &v.port_id);
+        w.field("type", &v.type_);
+        w.field("untagId", &v.untag_id);
+        w.field("vlanMembers", &v.vlan_members);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueLanPort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueLanPort,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("enabled", &v.enabled);
-            w.optional("portId", &v.port_id);
-            w.field("type", &v.type_);
-            w.field("untagId", &v.untag_id);
-            w.field("vlanMembers", &v.vlan_members);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueLanPort {
@@ -49,17 +47,19 @@ impl<'de> serde::Deserialize<'de> for VenueLanPort {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VenueLanPort, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VenueLanPort {
+        ) -> Option<VenueLanPort> {
+            let (Some(r0), Some(r1)) = (f.required("untagId"), f.required("vlanMembers"))
+            else {
+                return None;
+            };
+            Some(VenueLanPort {
                 enabled: f.optional("enabled"),
                 port_id: f.optional("portId"),
                 type_: f.optional("type"),
-                untag_id: f.required("untagId")?,
-                vlan_members: f.required("vlanMembers")?,
+                untag_id: r0,
+                vlan_members: r1,
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -173,21 +173,20 @@ pub struct WifiVenueApModelLanPortSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for WifiVenueApModelLanPortSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("lanPorts", &v.lan_ports);
+        w.optional("model", &v.model);
+        w.optional("poeMode", &v.poe_mode);
+        w.optional("poeOut", &v.poe_out);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for WifiVenueApModelLanPortSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiVenueApModelLanPortSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("lanPorts", &v.lan_ports);
-            w.optional("model", &v.model);
-            w.optional("poeMode", &v.poe_mode);
-            w.optional("poeOut", &v.poe_out);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for WifiVenueApModelLanPortSettings {
@@ -196,19 +195,14 @@ impl<'de> serde::Deserialize<'de> for WifiVenueApModelLanPortSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WifiVenueApModelLanPortSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WifiVenueApModelLanPortSettings {
+        ) -> Option<WifiVenueApModelLanPortSettings> {
+            Some(WifiVenueApModelLanPortSettings {
                 lan_ports: f.optional_list("lanPorts"),
                 model: f.optional("model"),
                 poe_mode: f.optional("poeMode"),
                 poe_out: f.optional("poeOut"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

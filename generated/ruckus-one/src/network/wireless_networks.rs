@@ -19,19 +19,17 @@ pub struct ExternalAccountingRadius {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ExternalAccountingRadius {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("primary", &v.primary);
+        w.optional("secondary", &v.secondary);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ExternalAccountingRadius {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ExternalAccountingRadius,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("primary", &v.primary);
-            w.optional("secondary", &v.secondary);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ExternalAccountingRadius {
@@ -40,17 +38,12 @@ impl<'de> serde::Deserialize<'de> for ExternalAccountingRadius {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ExternalAccountingRadius,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ExternalAccountingRadius {
+        ) -> Option<ExternalAccountingRadius> {
+            Some(ExternalAccountingRadius {
                 primary: f.optional("primary"),
                 secondary: f.optional("secondary"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -94,19 +87,17 @@ pub struct ExternalAuthRadius {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ExternalAuthRadius {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("primary", &v.primary);
+        w.optional("secondary", &v.secondary);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ExternalAuthRadius {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ExternalAuthRadius,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("primary", &v.primary);
-            w.optional("secondary", &v.secondary);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ExternalAuthRadius {
@@ -115,17 +106,12 @@ impl<'de> serde::Deserialize<'de> for ExternalAuthRadius {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ExternalAuthRadius,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ExternalAuthRadius {
+        ) -> Option<ExternalAuthRadius> {
+            Some(ExternalAuthRadius {
                 primary: f.optional("primary"),
                 secondary: f.optional("secondary"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -169,19 +155,17 @@ pub struct ExternalRadiusTuple {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ExternalRadiusTuple {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("ip", &v.ip);
+        w.optional("port", &v.port);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ExternalRadiusTuple {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ExternalRadiusTuple,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("ip", &v.ip);
-            w.optional("port", &v.port);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ExternalRadiusTuple {
@@ -190,17 +174,12 @@ impl<'de> serde::Deserialize<'de> for ExternalRadiusTuple {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ExternalRadiusTuple,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ExternalRadiusTuple {
+        ) -> Option<ExternalRadiusTuple> {
+            Some(ExternalRadiusTuple {
                 ip: f.optional("ip"),
                 port: f.optional("port"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -266,27 +245,25 @@ pub struct NetworkActivation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for NetworkActivation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("apGroups", &v.ap_groups);
+        w.optional("allApGroupsRadio", &v.all_ap_groups_radio);
+        w.optional_list("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
+        w.optional("dual5gEnabled", &v.dual5g_enabled);
+        w.optional("id", &v.id);
+        w.optional("isAllApGroups", &v.is_all_ap_groups);
+        w.optional("networkId", &v.network_id);
+        w.optional("scheduler", &v.scheduler);
+        w.optional("tripleBandEnabled", &v.triple_band_enabled);
+        w.optional("venueId", &v.venue_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for NetworkActivation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NetworkActivation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("apGroups", &v.ap_groups);
-            w.optional("allApGroupsRadio", &v.all_ap_groups_radio);
-            w.optional_list("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
-            w.optional("dual5gEnabled", &v.dual5g_enabled);
-            w.optional("id", &v.id);
-            w.optional("isAllApGroups", &v.is_all_ap_groups);
-            w.optional("networkId", &v.network_id);
-            w.optional("scheduler", &v.scheduler);
-            w.optional("tripleBandEnabled", &v.triple_band_enabled);
-            w.optional("venueId", &v.venue_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for NetworkActivation {
@@ -295,11 +272,8 @@ impl<'de> serde::Deserialize<'de> for NetworkActivation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            NetworkActivation,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = NetworkActivation {
+        ) -> Option<NetworkActivation> {
+            Some(NetworkActivation {
                 ap_groups: f.optional_list("apGroups"),
                 all_ap_groups_radio: f.optional("allApGroupsRadio"),
                 all_ap_groups_radio_types: f.optional_list("allApGroupsRadioTypes"),
@@ -311,9 +285,7 @@ impl<'de> serde::Deserialize<'de> for NetworkActivation {
                 triple_band_enabled: f.optional("tripleBandEnabled"),
                 venue_id: f.optional("venueId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -440,38 +412,36 @@ pub struct NetworkActivationApGroup {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for NetworkActivationApGroup {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("apGroupName", &v.ap_group_name);
+        w.optional("apGroupId", &v.ap_group_id);
+        w.optional("id", &v.id);
+        w.optional("isDefault", &v.is_default);
+        w.optional("radio", &v.radio);
+        w.optional_list("radioTypes", &v.radio_types);
+        w.optional("validationError", &v.validation_error);
+        w.optional(
+            "validationErrorReachedMaxConnectedCaptiveNetworksLimit",
+            &v.validation_error_reached_max_connected_captive_networks_limit,
+        );
+        w.optional(
+            "validationErrorReachedMaxConnectedNetworksLimit",
+            &v.validation_error_reached_max_connected_networks_limit,
+        );
+        w.optional(
+            "validationErrorSsidAlreadyActivated",
+            &v.validation_error_ssid_already_activated,
+        );
+        w.optional("vlanPoolId", &v.vlan_pool_id);
+        w.optional("vlanPoolName", &v.vlan_pool_name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for NetworkActivationApGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NetworkActivationApGroup,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("apGroupName", &v.ap_group_name);
-            w.optional("apGroupId", &v.ap_group_id);
-            w.optional("id", &v.id);
-            w.optional("isDefault", &v.is_default);
-            w.optional("radio", &v.radio);
-            w.optional_list("radioTypes", &v.radio_types);
-            w.optional("validationError", &v.validation_error);
-            w.optional(
-                "validationErrorReachedMaxConnectedCaptiveNetworksLimit",
-                &v.validation_error_reached_max_connected_captive_networks_limit,
-            );
-            w.optional(
-                "validationErrorReachedMaxConnectedNetworksLimit",
-                &v.validation_error_reached_max_connected_networks_limit,
-            );
-            w.optional(
-                "validationErrorSsidAlreadyActivated",
-                &v.validation_error_ssid_already_activated,
-            );
-            w.optional("vlanPoolId", &v.vlan_pool_id);
-            w.optional("vlanPoolName", &v.vlan_pool_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for NetworkActivationApGroup {
@@ -480,11 +450,8 @@ impl<'de> serde::Deserialize<'de> for NetworkActivationApGroup {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            NetworkActivationApGroup,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = NetworkActivationApGroup {
+        ) -> Option<NetworkActivationApGroup> {
+            Some(NetworkActivationApGroup {
                 ap_group_name: f.optional("apGroupName"),
                 ap_group_id: f.optional("apGroupId"),
                 id: f.optional("id"),
@@ -501,9 +468,7 @@ impl<'de> serde::Deserialize<'de> for NetworkActivationApGroup {
                 vlan_pool_id: f.optional("vlanPoolId"),
                 vlan_pool_name: f.optional("vlanPoolName"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -632,21 +597,19 @@ pub struct NetworkCompatibilityPage {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for NetworkCompatibilityPage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("compatibilities", &v.compatibilities);
+        w.optional("page", &v.page);
+        w.optional("totalCount", &v.total_count);
+        w.optional_list("apCompatibilities", &v.ap_compatibilities);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for NetworkCompatibilityPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NetworkCompatibilityPage,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("compatibilities", &v.compatibilities);
-            w.optional("page", &v.page);
-            w.optional("totalCount", &v.total_count);
-            w.optional_list("apCompatibilities", &v.ap_compatibilities);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for NetworkCompatibilityPage {
@@ -655,19 +618,14 @@ impl<'de> serde::Deserialize<'de> for NetworkCompatibilityPage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            NetworkCompatibilityPage,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = NetworkCompatibilityPage {
+        ) -> Option<NetworkCompatibilityPage> {
+            Some(NetworkCompatibilityPage {
                 compatibilities: f.optional_list("compatibilities"),
                 page: f.optional("page"),
                 total_count: f.optional("totalCount"),
                 ap_compatibilities: f.optional_list("apCompatibilities"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -737,21 +695,20 @@ pub struct NetworkCompatibilityPageApCompatibility {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for NetworkCompatibilityPageApCompatibility {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("incompatible", &v.incompatible);
+        w.optional_list("incompatibleFeatures", &v.incompatible_features);
+        w.optional("total", &v.total);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for NetworkCompatibilityPageApCompatibility {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NetworkCompatibilityPageApCompatibility,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("incompatible", &v.incompatible);
-            w.optional_list("incompatibleFeatures", &v.incompatible_features);
-            w.optional("total", &v.total);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for NetworkCompatibilityPageApCompatibility {
@@ -760,19 +717,14 @@ impl<'de> serde::Deserialize<'de> for NetworkCompatibilityPageApCompatibility {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            NetworkCompatibilityPageApCompatibility,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = NetworkCompatibilityPageApCompatibility {
+        ) -> Option<NetworkCompatibilityPageApCompatibility> {
+            Some(NetworkCompatibilityPageApCompatibility {
                 id: f.optional("id"),
                 incompatible: f.optional("incompatible"),
                 incompatible_features: f.optional_list("incompatibleFeatures"),
                 total: f.optional("total"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -843,22 +795,21 @@ pub struct NetworkCompatibilityPageApCompatibilityIncompatibleFeature {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for NetworkCompatibilityPageApCompatibilityIncompatibleFeature {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("featureName", &v.feature_name);
+        w.optional_list("incompatibleDevices", &v.incompatible_devices);
+        w.optional("name", &v.name);
+        w.optional("requiredFw", &v.required_fw);
+        w.optional_list("supportedModelFamilies", &v.supported_model_families);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for NetworkCompatibilityPageApCompatibilityIncompatibleFeature {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NetworkCompatibilityPageApCompatibilityIncompatibleFeature,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("featureName", &v.feature_name);
-            w.optional_list("incompatibleDevices", &v.incompatible_devices);
-            w.optional("name", &v.name);
-            w.optional("requiredFw", &v.required_fw);
-            w.optional_list("supportedModelFamilies", &v.supported_model_families);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de>
@@ -868,20 +819,15 @@ for NetworkCompatibilityPageApCompatibilityIncompatibleFeature {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            NetworkCompatibilityPageApCompatibilityIncompatibleFeature,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = NetworkCompatibilityPageApCompatibilityIncompatibleFeature {
+        ) -> Option<NetworkCompatibilityPageApCompatibilityIncompatibleFeature> {
+            Some(NetworkCompatibilityPageApCompatibilityIncompatibleFeature {
                 feature_name: f.optional("featureName"),
                 incompatible_devices: f.optional_list("incompatibleDevices"),
                 name: f.optional("name"),
                 required_fw: f.optional("requiredFw"),
                 supported_model_families: f.optional_list("supportedModelFamilies"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -953,18 +899,16 @@ pub struct RecoveryPassphraseSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for RecoveryPassphraseSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("passphrase", &v.passphrase);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for RecoveryPassphraseSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RecoveryPassphraseSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("passphrase", &v.passphrase);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for RecoveryPassphraseSettings {
@@ -973,16 +917,11 @@ impl<'de> serde::Deserialize<'de> for RecoveryPassphraseSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            RecoveryPassphraseSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = RecoveryPassphraseSettings {
+        ) -> Option<RecoveryPassphraseSettings> {
+            Some(RecoveryPassphraseSettings {
                 passphrase: f.optional("passphrase"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1035,20 +974,18 @@ pub struct WifiFeatureSetPage {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for WifiFeatureSetPage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("featureSets", &v.feature_sets);
+        w.optional("page", &v.page);
+        w.optional("totalCount", &v.total_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for WifiFeatureSetPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiFeatureSetPage,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("featureSets", &v.feature_sets);
-            w.optional("page", &v.page);
-            w.optional("totalCount", &v.total_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for WifiFeatureSetPage {
@@ -1057,18 +994,13 @@ impl<'de> serde::Deserialize<'de> for WifiFeatureSetPage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WifiFeatureSetPage,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WifiFeatureSetPage {
+        ) -> Option<WifiFeatureSetPage> {
+            Some(WifiFeatureSetPage {
                 feature_sets: f.optional_list("featureSets"),
                 page: f.optional("page"),
                 total_count: f.optional("totalCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1126,21 +1058,19 @@ pub struct WifiFeatureSetRow {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for WifiFeatureSetRow {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("featureName", &v.feature_name);
+        w.optional("featureLevel", &v.feature_level);
+        w.optional("featureType", &v.feature_type);
+        w.optional_list("requirements", &v.requirements);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for WifiFeatureSetRow {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiFeatureSetRow,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("featureName", &v.feature_name);
-            w.optional("featureLevel", &v.feature_level);
-            w.optional("featureType", &v.feature_type);
-            w.optional_list("requirements", &v.requirements);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for WifiFeatureSetRow {
@@ -1149,19 +1079,14 @@ impl<'de> serde::Deserialize<'de> for WifiFeatureSetRow {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WifiFeatureSetRow,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WifiFeatureSetRow {
+        ) -> Option<WifiFeatureSetRow> {
+            Some(WifiFeatureSetRow {
                 feature_name: f.optional("featureName"),
                 feature_level: f.optional("featureLevel"),
                 feature_type: f.optional("featureType"),
                 requirements: f.optional_list("requirements"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1219,18 +1144,16 @@ pub struct WisprProviders {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for WisprProviders {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("wisprProviders", &v.wispr_providers);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for WisprProviders {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WisprProviders,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("wisprProviders", &v.wispr_providers);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for WisprProviders {
@@ -1239,13 +1162,11 @@ impl<'de> serde::Deserialize<'de> for WisprProviders {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<WisprProviders, ruckus_one_runtime::internal::object::FieldError> {
-            let value = WisprProviders {
+        ) -> Option<WisprProviders> {
+            Some(WisprProviders {
                 wispr_providers: f.optional_list("wisprProviders"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1288,20 +1209,18 @@ pub struct WisprProvidersModel {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for WisprProvidersModel {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("customExternalProvider", &v.custom_external_provider);
+        w.optional("name", &v.name);
+        w.optional_list("regions", &v.regions);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for WisprProvidersModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WisprProvidersModel,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("customExternalProvider", &v.custom_external_provider);
-            w.optional("name", &v.name);
-            w.optional_list("regions", &v.regions);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for WisprProvidersModel {
@@ -1310,18 +1229,13 @@ impl<'de> serde::Deserialize<'de> for WisprProvidersModel {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WisprProvidersModel,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WisprProvidersModel {
+        ) -> Option<WisprProvidersModel> {
+            Some(WisprProvidersModel {
                 custom_external_provider: f.optional("customExternalProvider"),
                 name: f.optional("name"),
                 regions: f.optional_list("regions"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1377,24 +1291,22 @@ pub struct WisprProvidersRegion {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for WisprProvidersRegion {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("accountingRadius", &v.accounting_radius);
+        w.optional("authRadius", &v.auth_radius);
+        w.optional("captivePortalUrl", &v.captive_portal_url);
+        w.optional("externalProviderUrl", &v.external_provider_url);
+        w.optional("name", &v.name);
+        w.optional("redirectUrl", &v.redirect_url);
+        w.optional("showAnalyticsData", &v.show_analytics_data);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for WisprProvidersRegion {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WisprProvidersRegion,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("accountingRadius", &v.accounting_radius);
-            w.optional("authRadius", &v.auth_radius);
-            w.optional("captivePortalUrl", &v.captive_portal_url);
-            w.optional("externalProviderUrl", &v.external_provider_url);
-            w.optional("name", &v.name);
-            w.optional("redirectUrl", &v.redirect_url);
-            w.optional("showAnalyticsData", &v.show_analytics_data);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for WisprProvidersRegion {
@@ -1403,11 +1315,8 @@ impl<'de> serde::Deserialize<'de> for WisprProvidersRegion {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WisprProvidersRegion,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WisprProvidersRegion {
+        ) -> Option<WisprProvidersRegion> {
+            Some(WisprProvidersRegion {
                 accounting_radius: f.optional("accountingRadius"),
                 auth_radius: f.optional("authRadius"),
                 captive_portal_url: f.optional("captivePortalUrl"),
@@ -1416,9 +1325,7 @@ impl<'de> serde::Deserialize<'de> for WisprProvidersRegion {
                 redirect_url: f.optional("redirectUrl"),
                 show_analytics_data: f.optional("showAnalyticsData"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

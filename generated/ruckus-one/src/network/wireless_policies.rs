@@ -23,18 +23,19 @@ pub struct Activation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Activation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("venueId", &v.venue_id);
+        w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
+        w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
+        w.optional("wifiNetworkId", &v.wifi_network_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Activation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Activation, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("venueId", &v.venue_id);
-            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
-            w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
-            w.optional("wifiNetworkId", &v.wifi_network_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Activation {
@@ -43,16 +44,14 @@ impl<'de> serde::Deserialize<'de> for Activation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Activation, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Activation {
+        ) -> Option<Activation> {
+            Some(Activation {
                 venue_id: f.optional("venueId"),
                 wifi_network_ids: f.optional_list("wifiNetworkIds"),
                 ap_serial_numbers: f.optional_list("apSerialNumbers"),
                 wifi_network_id: f.optional("wifiNetworkId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -109,19 +108,18 @@ pub struct ClientIsolationAllowlistEntry {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ClientIsolationAllowlistEntry {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("description", &v.description);
+        w.field("mac", &v.mac);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ClientIsolationAllowlistEntry {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ClientIsolationAllowlistEntry,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("description", &v.description);
-            w.field("mac", &v.mac);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientIsolationAllowlistEntry {
@@ -130,17 +128,15 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationAllowlistEntry {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ClientIsolationAllowlistEntry,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ClientIsolationAllowlistEntry {
-                description: f.optional("description"),
-                mac: f.required("mac")?,
-                additional_fields: f.rest(),
+        ) -> Option<ClientIsolationAllowlistEntry> {
+            let Some(r0) = f.required("mac") else {
+                return None;
             };
-            f.check()?;
-            Ok(value)
+            Some(ClientIsolationAllowlistEntry {
+                description: f.optional("description"),
+                mac: r0,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -184,21 +180,19 @@ pub struct ClientIsolationProfile {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ClientIsolationProfile {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.list("allowlist", &v.allowlist);
+        w.optional("description", &v.description);
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ClientIsolationProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ClientIsolationProfile,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.list("allowlist", &v.allowlist);
-            w.optional("description", &v.description);
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientIsolationProfile {
@@ -207,19 +201,18 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfile {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ClientIsolationProfile,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ClientIsolationProfile {
-                allowlist: f.required_list("allowlist")?,
+        ) -> Option<ClientIsolationProfile> {
+            let (Some(r0), Some(r1)) = (f.required_list("allowlist"), f.required("name"))
+            else {
+                return None;
+            };
+            Some(ClientIsolationProfile {
+                allowlist: r0,
                 description: f.optional("description"),
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: r1,
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -272,24 +265,23 @@ pub struct ClientIsolationProfileQueryData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ClientIsolationProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional_list("clientEntries", &v.client_entries);
+        w.optional_list("activations", &v.activations);
+        w.optional_list("apActivations", &v.ap_activations);
+        w.optional_list("venueActivations", &v.venue_activations);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ClientIsolationProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ClientIsolationProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional_list("clientEntries", &v.client_entries);
-            w.optional_list("activations", &v.activations);
-            w.optional_list("apActivations", &v.ap_activations);
-            w.optional_list("venueActivations", &v.venue_activations);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryData {
@@ -298,11 +290,8 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ClientIsolationProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ClientIsolationProfileQueryData {
+        ) -> Option<ClientIsolationProfileQueryData> {
+            Some(ClientIsolationProfileQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 description: f.optional("description"),
@@ -311,9 +300,7 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryData {
                 ap_activations: f.optional_list("apActivations"),
                 venue_activations: f.optional_list("venueActivations"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -399,21 +386,20 @@ pub struct ClientIsolationProfileQueryDataApActivation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ClientIsolationProfileQueryDataApActivation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("apModel", &v.ap_model);
+        w.optional("apSerialNumber", &v.ap_serial_number);
+        w.optional("portId", &v.port_id);
+        w.optional("venueId", &v.venue_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ClientIsolationProfileQueryDataApActivation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ClientIsolationProfileQueryDataApActivation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("apModel", &v.ap_model);
-            w.optional("apSerialNumber", &v.ap_serial_number);
-            w.optional("portId", &v.port_id);
-            w.optional("venueId", &v.venue_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryDataApActivation {
@@ -422,19 +408,14 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryDataApActivatio
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ClientIsolationProfileQueryDataApActivation,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ClientIsolationProfileQueryDataApActivation {
+        ) -> Option<ClientIsolationProfileQueryDataApActivation> {
+            Some(ClientIsolationProfileQueryDataApActivation {
                 ap_model: f.optional("apModel"),
                 ap_serial_number: f.optional("apSerialNumber"),
                 port_id: f.optional("portId"),
                 venue_id: f.optional("venueId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -496,21 +477,20 @@ pub struct ClientIsolationProfileQueryDataVenueActivation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ClientIsolationProfileQueryDataVenueActivation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("apModel", &v.ap_model);
+        w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
+        w.optional("portId", &v.port_id);
+        w.optional("venueId", &v.venue_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ClientIsolationProfileQueryDataVenueActivation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ClientIsolationProfileQueryDataVenueActivation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("apModel", &v.ap_model);
-            w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
-            w.optional("portId", &v.port_id);
-            w.optional("venueId", &v.venue_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryDataVenueActivation {
@@ -519,19 +499,14 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryDataVenueActiva
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ClientIsolationProfileQueryDataVenueActivation,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ClientIsolationProfileQueryDataVenueActivation {
+        ) -> Option<ClientIsolationProfileQueryDataVenueActivation> {
+            Some(ClientIsolationProfileQueryDataVenueActivation {
                 ap_model: f.optional("apModel"),
                 ap_serial_numbers: f.optional_list("apSerialNumbers"),
                 port_id: f.optional("portId"),
                 venue_id: f.optional("venueId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -624,44 +599,42 @@ pub struct EthernetPortProfile {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EthernetPortProfile {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("authType", &v.auth_type);
+        w.optional(
+            "bypassMacAddressAuthentication",
+            &v.bypass_mac_address_authentication,
+        );
+        w.optional("dynamicVlanEnabled", &v.dynamic_vlan_enabled);
+        w.optional("enableAccountingProxy", &v.enable_accounting_proxy);
+        w.optional("enableAuthProxy", &v.enable_auth_proxy);
+        w.optional("id", &v.id);
+        w.optional("isDefault", &v.is_default);
+        w.optional("name", &v.name);
+        w.optional(
+            "supplicantAuthenticationOptions",
+            &v.supplicant_authentication_options,
+        );
+        w.field("type", &v.type_);
+        w.optional("unauthenticatedGuestVlan", &v.unauthenticated_guest_vlan);
+        w.optional("untagId", &v.untag_id);
+        w.optional("vlanMembers", &v.vlan_members);
+        w.optional("accountingRadiusId", &v.accounting_radius_id);
+        w.optional("accountingService", &v.accounting_service);
+        w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
+        w.optional("authRadiusId", &v.auth_radius_id);
+        w.optional("description", &v.description);
+        w.optional("isEnforced", &v.is_enforced);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional_list("venueIds", &v.venue_ids);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EthernetPortProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EthernetPortProfile,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("authType", &v.auth_type);
-            w.optional(
-                "bypassMacAddressAuthentication",
-                &v.bypass_mac_address_authentication,
-            );
-            w.optional("dynamicVlanEnabled", &v.dynamic_vlan_enabled);
-            w.optional("enableAccountingProxy", &v.enable_accounting_proxy);
-            w.optional("enableAuthProxy", &v.enable_auth_proxy);
-            w.optional("id", &v.id);
-            w.optional("isDefault", &v.is_default);
-            w.optional("name", &v.name);
-            w.optional(
-                "supplicantAuthenticationOptions",
-                &v.supplicant_authentication_options,
-            );
-            w.field("type", &v.type_);
-            w.optional("unauthenticatedGuestVlan", &v.unauthenticated_guest_vlan);
-            w.optional("untagId", &v.untag_id);
-            w.optional("vlanMembers", &v.vlan_members);
-            w.optional("accountingRadiusId", &v.accounting_radius_id);
-            w.optional("accountingService", &v.accounting_service);
-            w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
-            w.optional("authRadiusId", &v.auth_radius_id);
-            w.optional("description", &v.description);
-            w.optional("isEnforced", &v.is_enforced);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional_list("venueIds", &v.venue_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EthernetPortProfile {
@@ -670,11 +643,8 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfile {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EthernetPortProfile,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EthernetPortProfile {
+        ) -> Option<EthernetPortProfile> {
+            Some(EthernetPortProfile {
                 auth_type: f.optional("authType"),
                 bypass_mac_address_authentication: f
                     .optional("bypassMacAddressAuthentication"),
@@ -699,9 +669,7 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfile {
                 tenant_id: f.optional("tenantId"),
                 venue_ids: f.optional_list("venueIds"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -998,23 +966,21 @@ pub struct LbsServerProfile {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LbsServerProfile {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("lbsServerVenueName", &v.lbs_server_venue_name);
+        w.field("name", &v.name);
+        w.field("password", &v.password);
+        w.field("serverAddress", &v.server_address);
+        w.field("serverPort", &v.server_port);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LbsServerProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LbsServerProfile,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("lbsServerVenueName", &v.lbs_server_venue_name);
-            w.field("name", &v.name);
-            w.field("password", &v.password);
-            w.field("serverAddress", &v.server_address);
-            w.field("serverPort", &v.server_port);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LbsServerProfile {
@@ -1023,18 +989,25 @@ impl<'de> serde::Deserialize<'de> for LbsServerProfile {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<LbsServerProfile, ruckus_one_runtime::internal::object::FieldError> {
-            let value = LbsServerProfile {
-                id: f.optional("id"),
-                lbs_server_venue_name: f.required("lbsServerVenueName")?,
-                name: f.required("name")?,
-                password: f.required("password")?,
-                server_address: f.required("serverAddress")?,
-                server_port: f.required("serverPort")?,
-                additional_fields: f.rest(),
+        ) -> Option<LbsServerProfile> {
+            let (Some(r0), Some(r1), Some(r2), Some(r3), Some(r4)) = (
+                f.required("lbsServerVenueName"),
+                f.required("name"),
+                f.required("password"),
+                f.required("serverAddress"),
+                f.required("serverPort"),
+            ) else {
+                return None;
             };
-            f.check()?;
-            Ok(value)
+            Some(LbsServerProfile {
+                id: f.optional("id"),
+                lbs_server_venue_name: r0,
+                name: r1,
+                password: r2,
+                server_address: r3,
+                server_port: r4,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1130,23 +1103,21 @@ pub struct LbsServerProfileQueryData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LbsServerProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("lbsServerVenueName", &v.lbs_server_venue_name);
+        w.optional("server", &v.server);
+        w.optional_list("venueIds", &v.venue_ids);
+        w.optional("serverConnected", &v.server_connected);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LbsServerProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LbsServerProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("lbsServerVenueName", &v.lbs_server_venue_name);
-            w.optional("server", &v.server);
-            w.optional_list("venueIds", &v.venue_ids);
-            w.optional("serverConnected", &v.server_connected);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LbsServerProfileQueryData {
@@ -1155,11 +1126,8 @@ impl<'de> serde::Deserialize<'de> for LbsServerProfileQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            LbsServerProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = LbsServerProfileQueryData {
+        ) -> Option<LbsServerProfileQueryData> {
+            Some(LbsServerProfileQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 lbs_server_venue_name: f.optional("lbsServerVenueName"),
@@ -1167,9 +1135,7 @@ impl<'de> serde::Deserialize<'de> for LbsServerProfileQueryData {
                 venue_ids: f.optional_list("venueIds"),
                 server_connected: f.optional("serverConnected"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1238,20 +1204,18 @@ pub struct MulticastDnsProxyProfile {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MulticastDnsProxyProfile {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional_list("rules", &v.rules);
+        w.field("serviceName", &v.service_name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MulticastDnsProxyProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MulticastDnsProxyProfile,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional_list("rules", &v.rules);
-            w.field("serviceName", &v.service_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfile {
@@ -1260,18 +1224,16 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfile {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MulticastDnsProxyProfile,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MulticastDnsProxyProfile {
+        ) -> Option<MulticastDnsProxyProfile> {
+            let Some(r0) = f.required("serviceName") else {
+                return None;
+            };
+            Some(MulticastDnsProxyProfile {
                 id: f.optional("id"),
                 rules: f.optional_list("rules"),
-                service_name: f.required("serviceName")?,
+                service_name: r0,
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1325,23 +1287,22 @@ pub struct MulticastDnsProxyProfileQueryData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for MulticastDnsProxyProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional_list("rules", &v.rules);
+        w.optional_list("activations", &v.activations);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional("type", &v.type_);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MulticastDnsProxyProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MulticastDnsProxyProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional_list("rules", &v.rules);
-            w.optional_list("activations", &v.activations);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("type", &v.type_);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfileQueryData {
@@ -1350,11 +1311,8 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfileQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MulticastDnsProxyProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MulticastDnsProxyProfileQueryData {
+        ) -> Option<MulticastDnsProxyProfileQueryData> {
+            Some(MulticastDnsProxyProfileQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 rules: f.optional_list("rules"),
@@ -1362,9 +1320,7 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfileQueryData {
                 tenant_id: f.optional("tenantId"),
                 type_: f.optional("type"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1445,23 +1401,21 @@ pub struct MulticastDnsProxyServiceRule {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MulticastDnsProxyServiceRule {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enabled", &v.enabled);
+        w.field("fromVlan", &v.from_vlan);
+        w.optional("mdnsName", &v.mdns_name);
+        w.optional("mdnsProtocol", &v.mdns_protocol);
+        w.field("service", &v.service);
+        w.field("toVlan", &v.to_vlan);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MulticastDnsProxyServiceRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MulticastDnsProxyServiceRule,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("enabled", &v.enabled);
-            w.field("fromVlan", &v.from_vlan);
-            w.optional("mdnsName", &v.mdns_name);
-            w.optional("mdnsProtocol", &v.mdns_protocol);
-            w.field("service", &v.service);
-            w.field("toVlan", &v.to_vlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MulticastDnsProxyServiceRule {
@@ -1470,21 +1424,20 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyServiceRule {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MulticastDnsProxyServiceRule,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MulticastDnsProxyServiceRule {
+        ) -> Option<MulticastDnsProxyServiceRule> {
+            let (Some(r0), Some(r1)) = (f.required("fromVlan"), f.required("toVlan"))
+            else {
+                return None;
+            };
+            Some(MulticastDnsProxyServiceRule {
                 enabled: f.optional("enabled"),
-                from_vlan: f.required("fromVlan")?,
+                from_vlan: r0,
                 mdns_name: f.optional("mdnsName"),
                 mdns_protocol: f.optional("mdnsProtocol"),
                 service: f.optional("service"),
-                to_vlan: f.required("toVlan")?,
+                to_vlan: r1,
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1551,24 +1504,23 @@ pub struct QueryResponseClientIsolationProfileQueryData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponseClientIsolationProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryResponseClientIsolationProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseClientIsolationProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseClientIsolationProfileQueryData {
@@ -1577,11 +1529,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseClientIsolationProfileQueryDa
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseClientIsolationProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseClientIsolationProfileQueryData {
+        ) -> Option<QueryResponseClientIsolationProfileQueryData> {
+            Some(QueryResponseClientIsolationProfileQueryData {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -1590,9 +1539,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseClientIsolationProfileQueryDa
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1678,24 +1625,23 @@ pub struct QueryResponseLbsServerProfileQueryData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponseLbsServerProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryResponseLbsServerProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseLbsServerProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseLbsServerProfileQueryData {
@@ -1704,11 +1650,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseLbsServerProfileQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseLbsServerProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseLbsServerProfileQueryData {
+        ) -> Option<QueryResponseLbsServerProfileQueryData> {
+            Some(QueryResponseLbsServerProfileQueryData {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -1717,9 +1660,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseLbsServerProfileQueryData {
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1805,24 +1746,23 @@ pub struct QueryResponseMulticastDnsProxyProfileQueryData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponseMulticastDnsProxyProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryResponseMulticastDnsProxyProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseMulticastDnsProxyProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseMulticastDnsProxyProfileQueryData {
@@ -1831,11 +1771,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMulticastDnsProxyProfileQuery
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseMulticastDnsProxyProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseMulticastDnsProxyProfileQueryData {
+        ) -> Option<QueryResponseMulticastDnsProxyProfileQueryData> {
+            Some(QueryResponseMulticastDnsProxyProfileQueryData {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -1844,9 +1781,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMulticastDnsProxyProfileQuery
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1932,24 +1867,23 @@ pub struct QueryResponseSnmpAgentProfileQueryData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponseSnmpAgentProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryResponseSnmpAgentProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseSnmpAgentProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseSnmpAgentProfileQueryData {
@@ -1958,11 +1892,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSnmpAgentProfileQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseSnmpAgentProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseSnmpAgentProfileQueryData {
+        ) -> Option<QueryResponseSnmpAgentProfileQueryData> {
+            Some(QueryResponseSnmpAgentProfileQueryData {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -1971,9 +1902,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSnmpAgentProfileQueryData {
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2059,24 +1988,23 @@ pub struct QueryResponseSoftGreProfileQueryData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponseSoftGreProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryResponseSoftGreProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseSoftGreProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseSoftGreProfileQueryData {
@@ -2085,11 +2013,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSoftGreProfileQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseSoftGreProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseSoftGreProfileQueryData {
+        ) -> Option<QueryResponseSoftGreProfileQueryData> {
+            Some(QueryResponseSoftGreProfileQueryData {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -2098,9 +2023,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSoftGreProfileQueryData {
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2183,24 +2106,22 @@ pub struct QueryResponseTunnelProfile {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for QueryResponseTunnelProfile {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryResponseTunnelProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseTunnelProfile,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseTunnelProfile {
@@ -2209,11 +2130,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseTunnelProfile {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseTunnelProfile,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseTunnelProfile {
+        ) -> Option<QueryResponseTunnelProfile> {
+            Some(QueryResponseTunnelProfile {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -2222,9 +2140,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseTunnelProfile {
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2304,20 +2220,19 @@ pub struct SnmpAgentNotificationSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for SnmpAgentNotificationSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("targetIpAddress", &v.target_ip_address);
+        w.optional("targetPort", &v.target_port);
+        w.optional("type", &v.type_);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SnmpAgentNotificationSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SnmpAgentNotificationSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("targetIpAddress", &v.target_ip_address);
-            w.optional("targetPort", &v.target_port);
-            w.optional("type", &v.type_);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SnmpAgentNotificationSettings {
@@ -2326,18 +2241,13 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentNotificationSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            SnmpAgentNotificationSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = SnmpAgentNotificationSettings {
+        ) -> Option<SnmpAgentNotificationSettings> {
+            Some(SnmpAgentNotificationSettings {
                 target_ip_address: f.optional("targetIpAddress"),
                 target_port: f.optional("targetPort"),
                 type_: f.optional("type"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2447,21 +2357,19 @@ pub struct SnmpAgentProfile {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SnmpAgentProfile {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional_list("snmpV2Agents", &v.snmp_v2_agents);
+        w.optional_list("snmpV3Agents", &v.snmp_v3_agents);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SnmpAgentProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SnmpAgentProfile,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional_list("snmpV2Agents", &v.snmp_v2_agents);
-            w.optional_list("snmpV3Agents", &v.snmp_v3_agents);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SnmpAgentProfile {
@@ -2470,16 +2378,17 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfile {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<SnmpAgentProfile, ruckus_one_runtime::internal::object::FieldError> {
-            let value = SnmpAgentProfile {
+        ) -> Option<SnmpAgentProfile> {
+            let Some(r0) = f.required("name") else {
+                return None;
+            };
+            Some(SnmpAgentProfile {
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: r0,
                 snmp_v2_agents: f.optional_list("snmpV2Agents"),
                 snmp_v3_agents: f.optional_list("snmpV3Agents"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2543,29 +2452,27 @@ pub struct SnmpAgentProfileQueryData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SnmpAgentProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional_list("communityNames", &v.community_names);
+        w.optional_list("userNames", &v.user_names);
+        w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
+        w.optional_list("apNames", &v.ap_names);
+        w.optional_list("venueIds", &v.venue_ids);
+        w.optional_list("venueNames", &v.venue_names);
+        w.optional("tags", &v.tags);
+        w.optional_list("apActivations", &v.ap_activations);
+        w.optional_list("snmpV2Agents", &v.snmp_v2_agents);
+        w.optional_list("snmpV3Agents", &v.snmp_v3_agents);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SnmpAgentProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SnmpAgentProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional_list("communityNames", &v.community_names);
-            w.optional_list("userNames", &v.user_names);
-            w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
-            w.optional_list("apNames", &v.ap_names);
-            w.optional_list("venueIds", &v.venue_ids);
-            w.optional_list("venueNames", &v.venue_names);
-            w.optional("tags", &v.tags);
-            w.optional_list("apActivations", &v.ap_activations);
-            w.optional_list("snmpV2Agents", &v.snmp_v2_agents);
-            w.optional_list("snmpV3Agents", &v.snmp_v3_agents);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryData {
@@ -2574,11 +2481,8 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            SnmpAgentProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = SnmpAgentProfileQueryData {
+        ) -> Option<SnmpAgentProfileQueryData> {
+            Some(SnmpAgentProfileQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 community_names: f.optional_list("communityNames"),
@@ -2592,9 +2496,7 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryData {
                 snmp_v2_agents: f.optional_list("snmpV2Agents"),
                 snmp_v3_agents: f.optional_list("snmpV3Agents"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2709,19 +2611,18 @@ pub struct SnmpAgentProfileQueryDataApActivation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for SnmpAgentProfileQueryDataApActivation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("apSerialNumber", &v.ap_serial_number);
+        w.optional("venueId", &v.venue_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SnmpAgentProfileQueryDataApActivation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SnmpAgentProfileQueryDataApActivation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("apSerialNumber", &v.ap_serial_number);
-            w.optional("venueId", &v.venue_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryDataApActivation {
@@ -2730,17 +2631,12 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryDataApActivation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            SnmpAgentProfileQueryDataApActivation,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = SnmpAgentProfileQueryDataApActivation {
+        ) -> Option<SnmpAgentProfileQueryDataApActivation> {
+            Some(SnmpAgentProfileQueryDataApActivation {
                 ap_serial_number: f.optional("apSerialNumber"),
                 venue_id: f.optional("venueId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2792,21 +2688,20 @@ pub struct SnmpAgentProfileQueryDataSnmpV2Agent {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for SnmpAgentProfileQueryDataSnmpV2Agent {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("communityName", &v.community_name);
+        w.optional("notificationPrivilege", &v.notification_privilege);
+        w.optional("notificationSettings", &v.notification_settings);
+        w.optional("readOnlyPrivilege", &v.read_only_privilege);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SnmpAgentProfileQueryDataSnmpV2Agent {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SnmpAgentProfileQueryDataSnmpV2Agent,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("communityName", &v.community_name);
-            w.optional("notificationPrivilege", &v.notification_privilege);
-            w.optional("notificationSettings", &v.notification_settings);
-            w.optional("readOnlyPrivilege", &v.read_only_privilege);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryDataSnmpV2Agent {
@@ -2815,19 +2710,14 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryDataSnmpV2Agent {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            SnmpAgentProfileQueryDataSnmpV2Agent,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = SnmpAgentProfileQueryDataSnmpV2Agent {
+        ) -> Option<SnmpAgentProfileQueryDataSnmpV2Agent> {
+            Some(SnmpAgentProfileQueryDataSnmpV2Agent {
                 community_name: f.optional("communityName"),
                 notification_privilege: f.optional("notificationPrivilege"),
                 notification_settings: f.optional("notificationSettings"),
                 read_only_privilege: f.optional("readOnlyPrivilege"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2890,20 +2780,19 @@ pub struct SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("targetIpAddress", &v.target_ip_address);
+        w.optional("targetPort", &v.target_port);
+        w.optional("type", &v.type_);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("targetIpAddress", &v.target_ip_address);
-            w.optional("targetPort", &v.target_port);
-            w.optional("type", &v.type_);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de>
@@ -2913,18 +2802,13 @@ for SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings {
+        ) -> Option<SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings> {
+            Some(SnmpAgentProfileQueryDataSnmpV2AgentNotificationSettings {
                 target_ip_address: f.optional("targetIpAddress"),
                 target_port: f.optional("targetPort"),
                 type_: f.optional("type"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2994,27 +2878,26 @@ pub struct SnmpAgentProfileQueryDataSnmpV3Agent {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for SnmpAgentProfileQueryDataSnmpV3Agent {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("authenticationPassphrase", &v.authentication_passphrase);
+        w.optional("authenticationType", &v.authentication_type);
+        w.optional("notificationPrivilege", &v.notification_privilege);
+        w.optional("notificationSettings", &v.notification_settings);
+        w.optional("privacyPassphrase", &v.privacy_passphrase);
+        w.optional("privacyType", &v.privacy_type);
+        w.optional("readOnlyPrivilege", &v.read_only_privilege);
+        w.optional("readPrivilege", &v.read_privilege);
+        w.optional("trapPrivilege", &v.trap_privilege);
+        w.optional("userName", &v.user_name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SnmpAgentProfileQueryDataSnmpV3Agent {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SnmpAgentProfileQueryDataSnmpV3Agent,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("authenticationPassphrase", &v.authentication_passphrase);
-            w.optional("authenticationType", &v.authentication_type);
-            w.optional("notificationPrivilege", &v.notification_privilege);
-            w.optional("notificationSettings", &v.notification_settings);
-            w.optional("privacyPassphrase", &v.privacy_passphrase);
-            w.optional("privacyType", &v.privacy_type);
-            w.optional("readOnlyPrivilege", &v.read_only_privilege);
-            w.optional("readPrivilege", &v.read_privilege);
-            w.optional("trapPrivilege", &v.trap_privilege);
-            w.optional("userName", &v.user_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryDataSnmpV3Agent {
@@ -3023,11 +2906,8 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryDataSnmpV3Agent {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            SnmpAgentProfileQueryDataSnmpV3Agent,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = SnmpAgentProfileQueryDataSnmpV3Agent {
+        ) -> Option<SnmpAgentProfileQueryDataSnmpV3Agent> {
+            Some(SnmpAgentProfileQueryDataSnmpV3Agent {
                 authentication_passphrase: f.optional("authenticationPassphrase"),
                 authentication_type: f.optional("authenticationType"),
                 notification_privilege: f.optional("notificationPrivilege"),
@@ -3039,9 +2919,7 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryDataSnmpV3Agent {
                 trap_privilege: f.optional("trapPrivilege"),
                 user_name: f.optional("userName"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3147,21 +3025,19 @@ pub struct SnmpV2Agent {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SnmpV2Agent {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("communityName", &v.community_name);
+        w.optional("notificationPrivilege", &v.notification_privilege);
+        w.optional("notificationSettings", &v.notification_settings);
+        w.optional("readOnlyPrivilege", &v.read_only_privilege);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SnmpV2Agent {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SnmpV2Agent,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("communityName", &v.community_name);
-            w.optional("notificationPrivilege", &v.notification_privilege);
-            w.optional("notificationSettings", &v.notification_settings);
-            w.optional("readOnlyPrivilege", &v.read_only_privilege);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SnmpV2Agent {
@@ -3170,16 +3046,17 @@ impl<'de> serde::Deserialize<'de> for SnmpV2Agent {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<SnmpV2Agent, ruckus_one_runtime::internal::object::FieldError> {
-            let value = SnmpV2Agent {
-                community_name: f.required("communityName")?,
+        ) -> Option<SnmpV2Agent> {
+            let Some(r0) = f.required("communityName") else {
+                return None;
+            };
+            Some(SnmpV2Agent {
+                community_name: r0,
                 notification_privilege: f.optional("notificationPrivilege"),
                 notification_settings: f.optional("notificationSettings"),
                 read_only_privilege: f.optional("readOnlyPrivilege"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3250,27 +3127,25 @@ pub struct SnmpV3Agent {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SnmpV3Agent {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("authenticationPassphrase", &v.authentication_passphrase);
+        w.optional("authenticationType", &v.authentication_type);
+        w.optional("notificationPrivilege", &v.notification_privilege);
+        w.optional("notificationSettings", &v.notification_settings);
+        w.optional("privacyPassphrase", &v.privacy_passphrase);
+        w.optional("privacyType", &v.privacy_type);
+        w.optional("readOnlyPrivilege", &v.read_only_privilege);
+        w.field("userName", &v.user_name);
+        w.optional("readPrivilege", &v.read_privilege);
+        w.optional("trapPrivilege", &v.trap_privilege);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SnmpV3Agent {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SnmpV3Agent,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("authenticationPassphrase", &v.authentication_passphrase);
-            w.optional("authenticationType", &v.authentication_type);
-            w.optional("notificationPrivilege", &v.notification_privilege);
-            w.optional("notificationSettings", &v.notification_settings);
-            w.optional("privacyPassphrase", &v.privacy_passphrase);
-            w.optional("privacyType", &v.privacy_type);
-            w.optional("readOnlyPrivilege", &v.read_only_privilege);
-            w.field("userName", &v.user_name);
-            w.optional("readPrivilege", &v.read_privilege);
-            w.optional("trapPrivilege", &v.trap_privilege);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SnmpV3Agent {
@@ -3279,22 +3154,26 @@ impl<'de> serde::Deserialize<'de> for SnmpV3Agent {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<SnmpV3Agent, ruckus_one_runtime::internal::object::FieldError> {
-            let value = SnmpV3Agent {
-                authentication_passphrase: f.required("authenticationPassphrase")?,
+        ) -> Option<SnmpV3Agent> {
+            let (Some(r0), Some(r1)) = (
+                f.required("authenticationPassphrase"),
+                f.required("userName"),
+            ) else {
+                return None;
+            };
+            Some(SnmpV3Agent {
+                authentication_passphrase: r0,
                 authentication_type: f.optional("authenticationType"),
                 notification_privilege: f.optional("notificationPrivilege"),
                 notification_settings: f.optional("notificationSettings"),
                 privacy_passphrase: f.optional("privacyPassphrase"),
                 privacy_type: f.optional("privacyType"),
                 read_only_privilege: f.optional("readOnlyPrivilege"),
-                user_name: f.required("userName")?,
+                user_name: r1,
                 read_privilege: f.optional("readPrivilege"),
                 trap_privilege: f.optional("trapPrivilege"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3520,32 +3399,30 @@ pub struct SoftGreProfile {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SoftGreProfile {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("description", &v.description);
+        w.optional("disassociateClientEnabled", &v.disassociate_client_enabled);
+        w.optional("gatewayFailbackEnabled", &v.gateway_failback_enabled);
+        w.optional(
+            "gatewaySecondaryToPrimaryTimer",
+            &v.gateway_secondary_to_primary_timer,
+        );
+        w.optional("id", &v.id);
+        w.optional("keepAliveInterval", &v.keep_alive_interval);
+        w.optional("keepAliveRetryTimes", &v.keep_alive_retry_times);
+        w.optional("mtuSize", &v.mtu_size);
+        w.optional("mtuType", &v.mtu_type);
+        w.field("name", &v.name);
+        w.field("primaryGatewayAddress", &v.primary_gateway_address);
+        w.optional("secondaryGatewayAddress", &v.secondary_gateway_address);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SoftGreProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SoftGreProfile,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("description", &v.description);
-            w.optional("disassociateClientEnabled", &v.disassociate_client_enabled);
-            w.optional("gatewayFailbackEnabled", &v.gateway_failback_enabled);
-            w.optional(
-                "gatewaySecondaryToPrimaryTimer",
-                &v.gateway_secondary_to_primary_timer,
-            );
-            w.optional("id", &v.id);
-            w.optional("keepAliveInterval", &v.keep_alive_interval);
-            w.optional("keepAliveRetryTimes", &v.keep_alive_retry_times);
-            w.optional("mtuSize", &v.mtu_size);
-            w.optional("mtuType", &v.mtu_type);
-            w.field("name", &v.name);
-            w.field("primaryGatewayAddress", &v.primary_gateway_address);
-            w.optional("secondaryGatewayAddress", &v.secondary_gateway_address);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SoftGreProfile {
@@ -3554,8 +3431,14 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfile {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<SoftGreProfile, ruckus_one_runtime::internal::object::FieldError> {
-            let value = SoftGreProfile {
+        ) -> Option<SoftGreProfile> {
+            let (Some(r0), Some(r1)) = (
+                f.required("name"),
+                f.required("primaryGatewayAddress"),
+            ) else {
+                return None;
+            };
+            Some(SoftGreProfile {
                 description: f.optional("description"),
                 disassociate_client_enabled: f.optional("disassociateClientEnabled"),
                 gateway_failback_enabled: f.optional("gatewayFailbackEnabled"),
@@ -3566,13 +3449,11 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfile {
                 keep_alive_retry_times: f.optional("keepAliveRetryTimes"),
                 mtu_size: f.optional("mtuSize"),
                 mtu_type: f.optional("mtuType"),
-                name: f.required("name")?,
-                primary_gateway_address: f.required("primaryGatewayAddress")?,
+                name: r0,
+                primary_gateway_address: r1,
                 secondary_gateway_address: f.optional("secondaryGatewayAddress"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3689,31 +3570,29 @@ pub struct SoftGreProfileQueryData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SoftGreProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("primaryGatewayAddress", &v.primary_gateway_address);
+        w.optional("secondaryGatewayAddress", &v.secondary_gateway_address);
+        w.optional("mtuType", &v.mtu_type);
+        w.optional("mtuSize", &v.mtu_size);
+        w.optional("keepAliveInterval", &v.keep_alive_interval);
+        w.optional("keepAliveRetryTimes", &v.keep_alive_retry_times);
+        w.optional("disassociateClientEnabled", &v.disassociate_client_enabled);
+        w.optional_list("activations", &v.activations);
+        w.optional_list("apActivations", &v.ap_activations);
+        w.optional_list("venueActivations", &v.venue_activations);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SoftGreProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SoftGreProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("primaryGatewayAddress", &v.primary_gateway_address);
-            w.optional("secondaryGatewayAddress", &v.secondary_gateway_address);
-            w.optional("mtuType", &v.mtu_type);
-            w.optional("mtuSize", &v.mtu_size);
-            w.optional("keepAliveInterval", &v.keep_alive_interval);
-            w.optional("keepAliveRetryTimes", &v.keep_alive_retry_times);
-            w.optional("disassociateClientEnabled", &v.disassociate_client_enabled);
-            w.optional_list("activations", &v.activations);
-            w.optional_list("apActivations", &v.ap_activations);
-            w.optional_list("venueActivations", &v.venue_activations);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryData {
@@ -3722,11 +3601,8 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            SoftGreProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = SoftGreProfileQueryData {
+        ) -> Option<SoftGreProfileQueryData> {
+            Some(SoftGreProfileQueryData {
                 id: f.optional("id"),
                 tenant_id: f.optional("tenantId"),
                 name: f.optional("name"),
@@ -3742,9 +3618,7 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryData {
                 ap_activations: f.optional_list("apActivations"),
                 venue_activations: f.optional_list("venueActivations"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3875,21 +3749,20 @@ pub struct SoftGreProfileQueryDataApActivation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for SoftGreProfileQueryDataApActivation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("apSerialNumber", &v.ap_serial_number);
+        w.optional("apSerialNumbers", &v.ap_serial_numbers);
+        w.optional("portId", &v.port_id);
+        w.optional("venueId", &v.venue_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SoftGreProfileQueryDataApActivation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SoftGreProfileQueryDataApActivation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("apSerialNumber", &v.ap_serial_number);
-            w.optional("apSerialNumbers", &v.ap_serial_numbers);
-            w.optional("portId", &v.port_id);
-            w.optional("venueId", &v.venue_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryDataApActivation {
@@ -3898,19 +3771,14 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryDataApActivation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            SoftGreProfileQueryDataApActivation,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = SoftGreProfileQueryDataApActivation {
+        ) -> Option<SoftGreProfileQueryDataApActivation> {
+            Some(SoftGreProfileQueryDataApActivation {
                 ap_serial_number: f.optional("apSerialNumber"),
                 ap_serial_numbers: f.optional("apSerialNumbers"),
                 port_id: f.optional("portId"),
                 venue_id: f.optional("venueId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4023,20 +3891,19 @@ pub struct SupplicantAuthenticationOptions {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for SupplicantAuthenticationOptions {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("password", &v.password);
+        w.optional("type", &v.type_);
+        w.optional("username", &v.username);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SupplicantAuthenticationOptions {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SupplicantAuthenticationOptions,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("password", &v.password);
-            w.optional("type", &v.type_);
-            w.optional("username", &v.username);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SupplicantAuthenticationOptions {
@@ -4045,18 +3912,13 @@ impl<'de> serde::Deserialize<'de> for SupplicantAuthenticationOptions {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            SupplicantAuthenticationOptions,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = SupplicantAuthenticationOptions {
+        ) -> Option<SupplicantAuthenticationOptions> {
+            Some(SupplicantAuthenticationOptions {
                 password: f.optional("password"),
                 type_: f.optional("type"),
                 username: f.optional("username"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4192,38 +4054,33 @@ pub struct TunnelProfile {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for TunnelProfile {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("mtuType", &v.mtu_type);
+        w.optional("mtuSize", &v.mtu_size);
+        w.optional("forceFragmentation", &v.force_fragmentation);
+        w.optional_list("personalIdentityNetworkIds", &v.personal_identity_network_ids);
+        w.optional_list("sdLanIds", &v.sd_lan_ids);
+        w.optional_list("networkIds", &v.network_ids);
+        w.optional_list("tags", &v.tags);
+        w.optional("ageTimeMinutes", &v.age_time_minutes);
+        w.optional("ageTimeUnit", &v.age_time_unit);
+        w.optional("type", &v.type_);
+        w.optional("keepAliveInterval", &v.keep_alive_interval);
+        w.optional("keepAliveRetry", &v.keep_alive_retry);
+        w.optional("mtuRequestTimeout", &v.mtu_request_timeout);
+        w.optional("mtuRequestRetry", &v.mtu_request_retry);
+        w.optional("natTraversalEnabled", &v.nat_traversal_enabled);
+        w.optional("destinationEdgeClusterId", &v.destination_edge_cluster_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for TunnelProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &TunnelProfile,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("mtuType", &v.mtu_type);
-            w.optional("mtuSize", &v.mtu_size);
-            w.optional("forceFragmentation", &v.force_fragmentation);
-            w.optional_list(
-                "personalIdentityNetworkIds",
-                &v.personal_identity_network_ids,
-            );
-            w.optional_list("sdLanIds", &v.sd_lan_ids);
-            w.optional_list("networkIds", &v.network_ids);
-            w.optional_list("tags", &v.tags);
-            w.optional("ageTimeMinutes", &v.age_time_minutes);
-            w.optional("ageTimeUnit", &v.age_time_unit);
-            w.optional("type", &v.type_);
-            w.optional("keepAliveInterval", &v.keep_alive_interval);
-            w.optional("keepAliveRetry", &v.keep_alive_retry);
-            w.optional("mtuRequestTimeout", &v.mtu_request_timeout);
-            w.optional("mtuRequestRetry", &v.mtu_request_retry);
-            w.optional("natTraversalEnabled", &v.nat_traversal_enabled);
-            w.optional("destinationEdgeClusterId", &v.destination_edge_cluster_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for TunnelProfile {
@@ -4232,8 +4089,8 @@ impl<'de> serde::Deserialize<'de> for TunnelProfile {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<TunnelProfile, ruckus_one_runtime::internal::object::FieldError> {
-            let value = TunnelProfile {
+        ) -> Option<TunnelProfile> {
+            Some(TunnelProfile {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 mtu_type: f.optional("mtuType"),
@@ -4254,9 +4111,7 @@ impl<'de> serde::Deserialize<'de> for TunnelProfile {
                 nat_traversal_enabled: f.optional("natTraversalEnabled"),
                 destination_edge_cluster_id: f.optional("destinationEdgeClusterId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4407,24 +4262,23 @@ pub struct ViewmodelMulticastDnsProxyServiceRule {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ViewmodelMulticastDnsProxyServiceRule {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("ruleIndex", &v.rule_index);
+        w.optional("enabled", &v.enabled);
+        w.optional("service", &v.service);
+        w.optional("mdnsName", &v.mdns_name);
+        w.optional("mdnsProtocol", &v.mdns_protocol);
+        w.optional("fromVlan", &v.from_vlan);
+        w.optional("toVlan", &v.to_vlan);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ViewmodelMulticastDnsProxyServiceRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ViewmodelMulticastDnsProxyServiceRule,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("ruleIndex", &v.rule_index);
-            w.optional("enabled", &v.enabled);
-            w.optional("service", &v.service);
-            w.optional("mdnsName", &v.mdns_name);
-            w.optional("mdnsProtocol", &v.mdns_protocol);
-            w.optional("fromVlan", &v.from_vlan);
-            w.optional("toVlan", &v.to_vlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ViewmodelMulticastDnsProxyServiceRule {
@@ -4433,11 +4287,8 @@ impl<'de> serde::Deserialize<'de> for ViewmodelMulticastDnsProxyServiceRule {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ViewmodelMulticastDnsProxyServiceRule,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ViewmodelMulticastDnsProxyServiceRule {
+        ) -> Option<ViewmodelMulticastDnsProxyServiceRule> {
+            Some(ViewmodelMulticastDnsProxyServiceRule {
                 rule_index: f.optional("ruleIndex"),
                 enabled: f.optional("enabled"),
                 service: f.optional("service"),
@@ -4446,9 +4297,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelMulticastDnsProxyServiceRule {
                 from_vlan: f.optional("fromVlan"),
                 to_vlan: f.optional("toVlan"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

@@ -25,23 +25,21 @@ pub struct DhcpConfigServiceProfileDeep {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DhcpConfigServiceProfileDeep {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("dhcpMode", &v.dhcp_mode);
+        w.list("dhcpPools", &v.dhcp_pools);
+        w.optional("id", &v.id);
+        w.field("serviceName", &v.service_name);
+        w.optional_list("usage", &v.usage);
+        w.optional_list("venueIds", &v.venue_ids);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DhcpConfigServiceProfileDeep {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DhcpConfigServiceProfileDeep,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("dhcpMode", &v.dhcp_mode);
-            w.list("dhcpPools", &v.dhcp_pools);
-            w.optional("id", &v.id);
-            w.field("serviceName", &v.service_name);
-            w.optional_list("usage", &v.usage);
-            w.optional_list("venueIds", &v.venue_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDeep {
@@ -50,21 +48,22 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDeep {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DhcpConfigServiceProfileDeep,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DhcpConfigServiceProfileDeep {
+        ) -> Option<DhcpConfigServiceProfileDeep> {
+            let (Some(r0), Some(r1)) = (
+                f.required_list("dhcpPools"),
+                f.required("serviceName"),
+            ) else {
+                return None;
+            };
+            Some(DhcpConfigServiceProfileDeep {
                 dhcp_mode: f.optional("dhcpMode"),
-                dhcp_pools: f.required_list("dhcpPools")?,
+                dhcp_pools: r0,
                 id: f.optional("id"),
-                service_name: f.required("serviceName")?,
+                service_name: r1,
                 usage: f.optional_list("usage"),
                 venue_ids: f.optional_list("venueIds"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -122,19 +121,18 @@ pub struct DhcpConfigServiceProfileDeepOperationResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for DhcpConfigServiceProfileDeepOperationResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DhcpConfigServiceProfileDeepOperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DhcpConfigServiceProfileDeepOperationResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDeepOperationResponse {
@@ -143,17 +141,12 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDeepOperationRespo
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DhcpConfigServiceProfileDeepOperationResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DhcpConfigServiceProfileDeepOperationResponse {
+        ) -> Option<DhcpConfigServiceProfileDeepOperationResponse> {
+            Some(DhcpConfigServiceProfileDeepOperationResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -219,28 +212,29 @@ pub struct DhcpPoolV1 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DhcpPoolV1 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("description", &v.description);
+        w.field("endIpAddress", &v.end_ip_address);
+        w.optional("id", &v.id);
+        w.field("leaseTimeHours", &v.lease_time_hours);
+        w.field("leaseTimeMinutes", &v.lease_time_minutes);
+        w.field("name", &v.name);
+        w.optional("primaryDnsIp", &v.primary_dns_ip);
+        w.optional("secondaryDnsIp", &v.secondary_dns_ip);
+        w.field("startIpAddress", &v.start_ip_address);
+        w.field("subnetAddress", &v.subnet_address);
+        w.field("subnetMask", &v.subnet_mask);
+        w.field("vlanId", &v.vlan_id);
+        w.optional_list("dhcpOptions", &v.dhcp_options);
+        w.optional("leaseTime", &v.lease_time);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DhcpPoolV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpPoolV1, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("description", &v.description);
-            w.field("endIpAddress", &v.end_ip_address);
-            w.optional("id", &v.id);
-            w.field("leaseTimeHours", &v.lease_time_hours);
-            w.field("leaseTimeMinutes", &v.lease_time_minutes);
-            w.field("name", &v.name);
-            w.optional("primaryDnsIp", &v.primary_dns_ip);
-            w.optional("secondaryDnsIp", &v.secondary_dns_ip);
-            w.field("startIpAddress", &v.start_ip_address);
-            w.field("subnetAddress", &v.subnet_address);
-            w.field("subnetMask", &v.subnet_mask);
-            w.field("vlanId", &v.vlan_id);
-            w.optional_list("dhcpOptions", &v.dhcp_options);
-            w.optional("leaseTime", &v.lease_time);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DhcpPoolV1 {
@@ -249,26 +243,45 @@ impl<'de> serde::Deserialize<'de> for DhcpPoolV1 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DhcpPoolV1, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DhcpPoolV1 {
+        ) -> Option<DhcpPoolV1> {
+            let (
+                Some(r0),
+                Some(r1),
+                Some(r2),
+                Some(r3),
+                Some(r4),
+                Some(r5),
+                Some(r6),
+                Some(r7),
+            ) = (
+                f.required("endIpAddress"),
+                f.required("leaseTimeHours"),
+                f.required("leaseTimeMinutes"),
+                f.required("name"),
+                f.required("startIpAddress"),
+                f.required("subnetAddress"),
+                f.required("subnetMask"),
+                f.required("vlanId"),
+            ) else {
+                return None;
+            };
+            Some(DhcpPoolV1 {
                 description: f.optional("description"),
-                end_ip_address: f.required("endIpAddress")?,
+                end_ip_address: r0,
                 id: f.optional("id"),
-                lease_time_hours: f.required("leaseTimeHours")?,
-                lease_time_minutes: f.required("leaseTimeMinutes")?,
-                name: f.required("name")?,
+                lease_time_hours: r1,
+                lease_time_minutes: r2,
+                name: r3,
                 primary_dns_ip: f.optional("primaryDnsIp"),
                 secondary_dns_ip: f.optional("secondaryDnsIp"),
-                start_ip_address: f.required("startIpAddress")?,
-                subnet_address: f.required("subnetAddress")?,
-                subnet_mask: f.required("subnetMask")?,
-                vlan_id: f.required("vlanId")?,
+                start_ip_address: r4,
+                subnet_address: r5,
+                subnet_mask: r6,
+                vlan_id: r7,
                 dhcp_options: f.optional_list("dhcpOptions"),
                 lease_time: f.optional("leaseTime"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -416,20 +429,18 @@ pub struct DhcpPoolVenueUsage {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DhcpPoolVenueUsage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("totalIpCount", &v.total_ip_count);
+        w.optional("usedIpCount", &v.used_ip_count);
+        w.optional("venueId", &v.venue_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DhcpPoolVenueUsage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DhcpPoolVenueUsage,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("totalIpCount", &v.total_ip_count);
-            w.optional("usedIpCount", &v.used_ip_count);
-            w.optional("venueId", &v.venue_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DhcpPoolVenueUsage {
@@ -438,18 +449,13 @@ impl<'de> serde::Deserialize<'de> for DhcpPoolVenueUsage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DhcpPoolVenueUsage,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DhcpPoolVenueUsage {
+        ) -> Option<DhcpPoolVenueUsage> {
+            Some(DhcpPoolVenueUsage {
                 total_ip_count: f.optional("totalIpCount"),
                 used_ip_count: f.optional("usedIpCount"),
                 venue_id: f.optional("venueId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -509,24 +515,22 @@ pub struct Hotspot20AuthInfo {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Hotspot20AuthInfo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("credentialType", &v.credential_type);
+        w.optional("eapInnerAuth", &v.eap_inner_auth);
+        w.optional("info", &v.info);
+        w.optional("nonEapAuth", &v.non_eap_auth);
+        w.optional("tunneledType", &v.tunneled_type);
+        w.optional("vendorId", &v.vendor_id);
+        w.optional("vendorType", &v.vendor_type);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Hotspot20AuthInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Hotspot20AuthInfo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("credentialType", &v.credential_type);
-            w.optional("eapInnerAuth", &v.eap_inner_auth);
-            w.optional("info", &v.info);
-            w.optional("nonEapAuth", &v.non_eap_auth);
-            w.optional("tunneledType", &v.tunneled_type);
-            w.optional("vendorId", &v.vendor_id);
-            w.optional("vendorType", &v.vendor_type);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfo {
@@ -535,11 +539,8 @@ impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            Hotspot20AuthInfo,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = Hotspot20AuthInfo {
+        ) -> Option<Hotspot20AuthInfo> {
+            Some(Hotspot20AuthInfo {
                 credential_type: f.optional("credentialType"),
                 eap_inner_auth: f.optional("eapInnerAuth"),
                 info: f.optional("info"),
@@ -548,9 +549,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfo {
                 vendor_id: f.optional("vendorId"),
                 vendor_type: f.optional("vendorType"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -995,19 +994,17 @@ pub struct Hotspot20Eap {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Hotspot20Eap {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("authInfos", &v.auth_infos);
+        w.optional("method", &v.method);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Hotspot20Eap {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Hotspot20Eap,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("authInfos", &v.auth_infos);
-            w.optional("method", &v.method);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20Eap {
@@ -1016,14 +1013,12 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Eap {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Hotspot20Eap, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Hotspot20Eap {
+        ) -> Option<Hotspot20Eap> {
+            Some(Hotspot20Eap {
                 auth_infos: f.optional_list("authInfos"),
                 method: f.optional("method"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1154,19 +1149,17 @@ pub struct Hotspot20FriendlyName {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Hotspot20FriendlyName {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("language", &v.language);
+        w.field("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Hotspot20FriendlyName {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Hotspot20FriendlyName,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("language", &v.language);
-            w.field("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20FriendlyName {
@@ -1175,17 +1168,15 @@ impl<'de> serde::Deserialize<'de> for Hotspot20FriendlyName {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            Hotspot20FriendlyName,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = Hotspot20FriendlyName {
-                language: f.optional("language"),
-                name: f.required("name")?,
-                additional_fields: f.rest(),
+        ) -> Option<Hotspot20FriendlyName> {
+            let Some(r0) = f.required("name") else {
+                return None;
             };
-            f.check()?;
-            Ok(value)
+            Some(Hotspot20FriendlyName {
+                language: f.optional("language"),
+                name: r0,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1335,26 +1326,24 @@ pub struct Hotspot20IdentityProvider {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Hotspot20IdentityProvider {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("accountingRadiusEnabled", &v.accounting_radius_enabled);
+        w.optional("id", &v.id);
+        w.list("naiRealms", &v.nai_realms);
+        w.field("name", &v.name);
+        w.optional_list("plmns", &v.plmns);
+        w.optional_list("roamConsortiumOIs", &v.roam_consortium_ois);
+        w.optional("accountingRadiusId", &v.accounting_radius_id);
+        w.optional("authRadiusId", &v.auth_radius_id);
+        w.optional("dynamicVlan", &v.dynamic_vlan);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Hotspot20IdentityProvider {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Hotspot20IdentityProvider,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("accountingRadiusEnabled", &v.accounting_radius_enabled);
-            w.optional("id", &v.id);
-            w.list("naiRealms", &v.nai_realms);
-            w.field("name", &v.name);
-            w.optional_list("plmns", &v.plmns);
-            w.optional_list("roamConsortiumOIs", &v.roam_consortium_ois);
-            w.optional("accountingRadiusId", &v.accounting_radius_id);
-            w.optional("authRadiusId", &v.auth_radius_id);
-            w.optional("dynamicVlan", &v.dynamic_vlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProvider {
@@ -1363,24 +1352,23 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProvider {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            Hotspot20IdentityProvider,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = Hotspot20IdentityProvider {
+        ) -> Option<Hotspot20IdentityProvider> {
+            let (Some(r0), Some(r1)) = (f.required_list("naiRealms"), f.required("name"))
+            else {
+                return None;
+            };
+            Some(Hotspot20IdentityProvider {
                 accounting_radius_enabled: f.optional("accountingRadiusEnabled"),
                 id: f.optional("id"),
-                nai_realms: f.required_list("naiRealms")?,
-                name: f.required("name")?,
+                nai_realms: r0,
+                name: r1,
                 plmns: f.optional_list("plmns"),
                 roam_consortium_ois: f.optional_list("roamConsortiumOIs"),
                 accounting_radius_id: f.optional("accountingRadiusId"),
                 auth_radius_id: f.optional("authRadiusId"),
                 dynamic_vlan: f.optional("dynamicVlan"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1469,27 +1457,26 @@ pub struct Hotspot20IdentityProviderQueryData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for Hotspot20IdentityProviderQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional_list("naiRealms", &v.nai_realms);
+        w.optional_list("plmns", &v.plmns);
+        w.optional_list("roamConsortiumOIs", &v.roam_consortium_ois);
+        w.optional("authRadiusId", &v.auth_radius_id);
+        w.optional("accountingRadiusId", &v.accounting_radius_id);
+        w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
+        w.optional("accountingRadiusEnabled", &v.accounting_radius_enabled);
+        w.optional("dynamicVlan", &v.dynamic_vlan);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Hotspot20IdentityProviderQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Hotspot20IdentityProviderQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional_list("naiRealms", &v.nai_realms);
-            w.optional_list("plmns", &v.plmns);
-            w.optional_list("roamConsortiumOIs", &v.roam_consortium_ois);
-            w.optional("authRadiusId", &v.auth_radius_id);
-            w.optional("accountingRadiusId", &v.accounting_radius_id);
-            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
-            w.optional("accountingRadiusEnabled", &v.accounting_radius_enabled);
-            w.optional("dynamicVlan", &v.dynamic_vlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProviderQueryData {
@@ -1498,11 +1485,8 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProviderQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            Hotspot20IdentityProviderQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = Hotspot20IdentityProviderQueryData {
+        ) -> Option<Hotspot20IdentityProviderQueryData> {
+            Some(Hotspot20IdentityProviderQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 nai_realms: f.optional_list("naiRealms"),
@@ -1514,9 +1498,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProviderQueryData {
                 accounting_radius_enabled: f.optional("accountingRadiusEnabled"),
                 dynamic_vlan: f.optional("dynamicVlan"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1618,20 +1600,18 @@ pub struct Hotspot20NaiRealm {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Hotspot20NaiRealm {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("eaps", &v.eaps);
+        w.optional("encoding", &v.encoding);
+        w.field("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Hotspot20NaiRealm {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Hotspot20NaiRealm,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("eaps", &v.eaps);
-            w.optional("encoding", &v.encoding);
-            w.field("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20NaiRealm {
@@ -1640,18 +1620,16 @@ impl<'de> serde::Deserialize<'de> for Hotspot20NaiRealm {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            Hotspot20NaiRealm,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = Hotspot20NaiRealm {
+        ) -> Option<Hotspot20NaiRealm> {
+            let Some(r0) = f.required("name") else {
+                return None;
+            };
+            Some(Hotspot20NaiRealm {
                 eaps: f.optional_list("eaps"),
                 encoding: f.optional("encoding"),
-                name: f.required("name")?,
+                name: r0,
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1762,25 +1740,23 @@ pub struct Hotspot20Operator {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Hotspot20Operator {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.list("domainNames", &v.domain_names);
+        w.optional_list("friendlyNames", &v.friendly_names);
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional("friendlyNameCount", &v.friendly_name_count);
+        w.optional("networkCount", &v.network_count);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Hotspot20Operator {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Hotspot20Operator,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.list("domainNames", &v.domain_names);
-            w.optional_list("friendlyNames", &v.friendly_names);
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("friendlyNameCount", &v.friendly_name_count);
-            w.optional("networkCount", &v.network_count);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20Operator {
@@ -1789,23 +1765,24 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Operator {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            Hotspot20Operator,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = Hotspot20Operator {
-                domain_names: f.required_list("domainNames")?,
+        ) -> Option<Hotspot20Operator> {
+            let (Some(r0), Some(r1)) = (
+                f.required_list("domainNames"),
+                f.required("name"),
+            ) else {
+                return None;
+            };
+            Some(Hotspot20Operator {
+                domain_names: r0,
                 friendly_names: f.optional_list("friendlyNames"),
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: r1,
                 friendly_name_count: f.optional("friendlyNameCount"),
                 network_count: f.optional("networkCount"),
                 tenant_id: f.optional("tenantId"),
                 wifi_network_ids: f.optional_list("wifiNetworkIds"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1885,24 +1862,22 @@ pub struct Hotspot20OperatorQueryData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Hotspot20OperatorQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional_list("domainNames", &v.domain_names);
+        w.optional_list("friendlyNames", &v.friendly_names);
+        w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
+        w.optional("friendlyNameCount", &v.friendly_name_count);
+        w.optional("networkCount", &v.network_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Hotspot20OperatorQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Hotspot20OperatorQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional_list("domainNames", &v.domain_names);
-            w.optional_list("friendlyNames", &v.friendly_names);
-            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
-            w.optional("friendlyNameCount", &v.friendly_name_count);
-            w.optional("networkCount", &v.network_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20OperatorQueryData {
@@ -1911,11 +1886,8 @@ impl<'de> serde::Deserialize<'de> for Hotspot20OperatorQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            Hotspot20OperatorQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = Hotspot20OperatorQueryData {
+        ) -> Option<Hotspot20OperatorQueryData> {
+            Some(Hotspot20OperatorQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 domain_names: f.optional_list("domainNames"),
@@ -1924,9 +1896,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20OperatorQueryData {
                 friendly_name_count: f.optional("friendlyNameCount"),
                 network_count: f.optional("networkCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2003,19 +1973,17 @@ pub struct Hotspot20Plmn {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Hotspot20Plmn {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("mcc", &v.mcc);
+        w.field("mnc", &v.mnc);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Hotspot20Plmn {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Hotspot20Plmn,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("mcc", &v.mcc);
-            w.field("mnc", &v.mnc);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20Plmn {
@@ -2024,13 +1992,15 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Plmn {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Hotspot20Plmn, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Hotspot20Plmn {
-                mcc: f.required("mcc")?,
-                mnc: f.required("mnc")?,
-                additional_fields: f.rest(),
+        ) -> Option<Hotspot20Plmn> {
+            let (Some(r0), Some(r1)) = (f.required("mcc"), f.required("mnc")) else {
+                return None;
             };
-            Ok(value)
+            Some(Hotspot20Plmn {
+                mcc: r0,
+                mnc: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2065,19 +2035,17 @@ pub struct Hotspot20RoamConsortium {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Hotspot20RoamConsortium {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("name", &v.name);
+        w.field("organizationId", &v.organization_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Hotspot20RoamConsortium {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Hotspot20RoamConsortium,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("name", &v.name);
-            w.field("organizationId", &v.organization_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20RoamConsortium {
@@ -2086,16 +2054,16 @@ impl<'de> serde::Deserialize<'de> for Hotspot20RoamConsortium {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            Hotspot20RoamConsortium,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = Hotspot20RoamConsortium {
-                name: f.required("name")?,
-                organization_id: f.required("organizationId")?,
-                additional_fields: f.rest(),
+        ) -> Option<Hotspot20RoamConsortium> {
+            let (Some(r0), Some(r1)) = (f.required("name"), f.required("organizationId"))
+            else {
+                return None;
             };
-            Ok(value)
+            Some(Hotspot20RoamConsortium {
+                name: r0,
+                organization_id: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2129,19 +2097,17 @@ pub struct Hotspot20RoamConsortiumOi {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Hotspot20RoamConsortiumOi {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.optional("organizationId", &v.organization_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Hotspot20RoamConsortiumOi {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Hotspot20RoamConsortiumOi,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("name", &v.name);
-            w.optional("organizationId", &v.organization_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20RoamConsortiumOi {
@@ -2150,17 +2116,12 @@ impl<'de> serde::Deserialize<'de> for Hotspot20RoamConsortiumOi {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            Hotspot20RoamConsortiumOi,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = Hotspot20RoamConsortiumOi {
+        ) -> Option<Hotspot20RoamConsortiumOi> {
+            Some(Hotspot20RoamConsortiumOi {
                 name: f.optional("name"),
                 organization_id: f.optional("organizationId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2210,24 +2171,23 @@ pub struct QueryResponseHotspot20IdentityProviderQueryData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponseHotspot20IdentityProviderQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryResponseHotspot20IdentityProviderQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseHotspot20IdentityProviderQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20IdentityProviderQueryData {
@@ -2236,11 +2196,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20IdentityProviderQuer
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseHotspot20IdentityProviderQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseHotspot20IdentityProviderQueryData {
+        ) -> Option<QueryResponseHotspot20IdentityProviderQueryData> {
+            Some(QueryResponseHotspot20IdentityProviderQueryData {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -2249,9 +2206,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20IdentityProviderQuer
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2337,24 +2292,23 @@ pub struct QueryResponseHotspot20OperatorQueryData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponseHotspot20OperatorQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryResponseHotspot20OperatorQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseHotspot20OperatorQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20OperatorQueryData {
@@ -2363,11 +2317,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20OperatorQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseHotspot20OperatorQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseHotspot20OperatorQueryData {
+        ) -> Option<QueryResponseHotspot20OperatorQueryData> {
+            Some(QueryResponseHotspot20OperatorQueryData {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -2376,9 +2327,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20OperatorQueryData {
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2462,21 +2411,19 @@ pub struct RadiusOperationResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for RadiusOperationResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for RadiusOperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RadiusOperationResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for RadiusOperationResponse {
@@ -2485,19 +2432,14 @@ impl<'de> serde::Deserialize<'de> for RadiusOperationResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            RadiusOperationResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = RadiusOperationResponse {
+        ) -> Option<RadiusOperationResponse> {
+            Some(RadiusOperationResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 id: f.optional("id"),
                 name: f.optional("name"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2556,20 +2498,18 @@ pub struct RadiusServerV1 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for RadiusServerV1 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("ip", &v.ip);
+        w.field("port", &v.port);
+        w.optional("sharedSecret", &v.shared_secret);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for RadiusServerV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RadiusServerV1,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("ip", &v.ip);
-            w.field("port", &v.port);
-            w.optional("sharedSecret", &v.shared_secret);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for RadiusServerV1 {
@@ -2578,15 +2518,16 @@ impl<'de> serde::Deserialize<'de> for RadiusServerV1 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<RadiusServerV1, ruckus_one_runtime::internal::object::FieldError> {
-            let value = RadiusServerV1 {
-                ip: f.required("ip")?,
-                port: f.required("port")?,
+        ) -> Option<RadiusServerV1> {
+            let (Some(r0), Some(r1)) = (f.required("ip"), f.required("port")) else {
+                return None;
+            };
+            Some(RadiusServerV1 {
+                ip: r0,
+                port: r1,
                 shared_secret: f.optional("sharedSecret"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2637,21 +2578,22 @@ pub struct RadiusV1 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for RadiusV1 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.field("primary", &v.primary);
+        w.optional("secondary", &v.secondary);
+        w.optional("type", &v.type_);
+        w.optional("radSecOptions", &v.rad_sec_options);
+        w.optional_list("tags", &v.tags);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for RadiusV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RadiusV1, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.field("primary", &v.primary);
-            w.optional("secondary", &v.secondary);
-            w.optional("type", &v.type_);
-            w.optional("radSecOptions", &v.rad_sec_options);
-            w.optional_list("tags", &v.tags);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for RadiusV1 {
@@ -2660,19 +2602,20 @@ impl<'de> serde::Deserialize<'de> for RadiusV1 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<RadiusV1, ruckus_one_runtime::internal::object::FieldError> {
-            let value = RadiusV1 {
+        ) -> Option<RadiusV1> {
+            let Some(r0) = f.required("primary") else {
+                return None;
+            };
+            Some(RadiusV1 {
                 id: f.optional("id"),
                 name: f.optional("name"),
-                primary: f.required("primary")?,
+                primary: r0,
                 secondary: f.optional("secondary"),
                 type_: f.optional("type"),
                 rad_sec_options: f.optional("radSecOptions"),
                 tags: f.optional_list("tags"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2753,21 +2696,19 @@ pub struct RadiusV1RadSecOptions {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for RadiusV1RadSecOptions {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("certificateAuthorityId", &v.certificate_authority_id);
+        w.optional("cnSanIdentity", &v.cn_san_identity);
+        w.optional("ocspUrl", &v.ocsp_url);
+        w.optional("tlsEnabled", &v.tls_enabled);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for RadiusV1RadSecOptions {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RadiusV1RadSecOptions,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("certificateAuthorityId", &v.certificate_authority_id);
-            w.optional("cnSanIdentity", &v.cn_san_identity);
-            w.optional("ocspUrl", &v.ocsp_url);
-            w.optional("tlsEnabled", &v.tls_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for RadiusV1RadSecOptions {
@@ -2776,19 +2717,14 @@ impl<'de> serde::Deserialize<'de> for RadiusV1RadSecOptions {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            RadiusV1RadSecOptions,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = RadiusV1RadSecOptions {
+        ) -> Option<RadiusV1RadSecOptions> {
+            Some(RadiusV1RadSecOptions {
                 certificate_authority_id: f.optional("certificateAuthorityId"),
                 cn_san_identity: f.optional("cnSanIdentity"),
                 ocsp_url: f.optional("ocspUrl"),
                 tls_enabled: f.optional("tlsEnabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2854,25 +2790,23 @@ pub struct SyslogServerProfileV1 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SyslogServerProfileV1 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("facility", &v.facility);
+        w.optional("flowLevel", &v.flow_level);
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.field("primary", &v.primary);
+        w.optional("priority", &v.priority);
+        w.optional("secondary", &v.secondary);
+        w.optional_list("venues", &v.venues);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SyslogServerProfileV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SyslogServerProfileV1,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("facility", &v.facility);
-            w.optional("flowLevel", &v.flow_level);
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.field("primary", &v.primary);
-            w.optional("priority", &v.priority);
-            w.optional("secondary", &v.secondary);
-            w.optional_list("venues", &v.venues);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SyslogServerProfileV1 {
@@ -2881,23 +2815,21 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfileV1 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            SyslogServerProfileV1,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = SyslogServerProfileV1 {
+        ) -> Option<SyslogServerProfileV1> {
+            let (Some(r0), Some(r1)) = (f.required("name"), f.required("primary")) else {
+                return None;
+            };
+            Some(SyslogServerProfileV1 {
                 facility: f.optional("facility"),
                 flow_level: f.optional("flowLevel"),
                 id: f.optional("id"),
-                name: f.required("name")?,
-                primary: f.required("primary")?,
+                name: r0,
+                primary: r1,
                 priority: f.optional("priority"),
                 secondary: f.optional("secondary"),
                 venues: f.optional_list("venues"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2983,19 +2915,17 @@ pub struct ViewmodelHotspot20Eap {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ViewmodelHotspot20Eap {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("method", &v.method);
+        w.optional_list("authInfos", &v.auth_infos);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ViewmodelHotspot20Eap {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ViewmodelHotspot20Eap,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("method", &v.method);
-            w.optional_list("authInfos", &v.auth_infos);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Eap {
@@ -3004,17 +2934,12 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Eap {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ViewmodelHotspot20Eap,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ViewmodelHotspot20Eap {
+        ) -> Option<ViewmodelHotspot20Eap> {
+            Some(ViewmodelHotspot20Eap {
                 method: f.optional("method"),
                 auth_infos: f.optional_list("authInfos"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3065,20 +2990,19 @@ pub struct ViewmodelHotspot20EapAuthInfo {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ViewmodelHotspot20EapAuthInfo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("info", &v.info);
+        w.optional("vendorId", &v.vendor_id);
+        w.optional("vendorType", &v.vendor_type);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ViewmodelHotspot20EapAuthInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ViewmodelHotspot20EapAuthInfo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("info", &v.info);
-            w.optional("vendorId", &v.vendor_id);
-            w.optional("vendorType", &v.vendor_type);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20EapAuthInfo {
@@ -3087,18 +3011,13 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20EapAuthInfo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ViewmodelHotspot20EapAuthInfo,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ViewmodelHotspot20EapAuthInfo {
+        ) -> Option<ViewmodelHotspot20EapAuthInfo> {
+            Some(ViewmodelHotspot20EapAuthInfo {
                 info: f.optional("info"),
                 vendor_id: f.optional("vendorId"),
                 vendor_type: f.optional("vendorType"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3148,19 +3067,18 @@ pub struct ViewmodelHotspot20FriendlyName {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ViewmodelHotspot20FriendlyName {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.optional("language", &v.language);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ViewmodelHotspot20FriendlyName {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ViewmodelHotspot20FriendlyName,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("name", &v.name);
-            w.optional("language", &v.language);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20FriendlyName {
@@ -3169,17 +3087,12 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20FriendlyName {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ViewmodelHotspot20FriendlyName,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ViewmodelHotspot20FriendlyName {
+        ) -> Option<ViewmodelHotspot20FriendlyName> {
+            Some(ViewmodelHotspot20FriendlyName {
                 name: f.optional("name"),
                 language: f.optional("language"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3225,20 +3138,18 @@ pub struct ViewmodelHotspot20NaiRealm {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ViewmodelHotspot20NaiRealm {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.optional_list("eaps", &v.eaps);
+        w.optional("encoding", &v.encoding);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ViewmodelHotspot20NaiRealm {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ViewmodelHotspot20NaiRealm,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("name", &v.name);
-            w.optional_list("eaps", &v.eaps);
-            w.optional("encoding", &v.encoding);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20NaiRealm {
@@ -3247,18 +3158,13 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20NaiRealm {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ViewmodelHotspot20NaiRealm,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ViewmodelHotspot20NaiRealm {
+        ) -> Option<ViewmodelHotspot20NaiRealm> {
+            Some(ViewmodelHotspot20NaiRealm {
                 name: f.optional("name"),
                 eaps: f.optional_list("eaps"),
                 encoding: f.optional("encoding"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3308,19 +3214,17 @@ pub struct ViewmodelHotspot20Plmn {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ViewmodelHotspot20Plmn {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("mcc", &v.mcc);
+        w.optional("mnc", &v.mnc);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ViewmodelHotspot20Plmn {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ViewmodelHotspot20Plmn,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("mcc", &v.mcc);
-            w.optional("mnc", &v.mnc);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Plmn {
@@ -3329,17 +3233,12 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Plmn {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ViewmodelHotspot20Plmn,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ViewmodelHotspot20Plmn {
+        ) -> Option<ViewmodelHotspot20Plmn> {
+            Some(ViewmodelHotspot20Plmn {
                 mcc: f.optional("mcc"),
                 mnc: f.optional("mnc"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3391,23 +3290,21 @@ pub struct WifiCallingServiceProfileV1 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for WifiCallingServiceProfileV1 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("description", &v.description);
+        w.list("epdgs", &v.epdgs);
+        w.optional("id", &v.id);
+        w.optional_list("networkIds", &v.network_ids);
+        w.optional("qosPriority", &v.qos_priority);
+        w.field("serviceName", &v.service_name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for WifiCallingServiceProfileV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiCallingServiceProfileV1,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("description", &v.description);
-            w.list("epdgs", &v.epdgs);
-            w.optional("id", &v.id);
-            w.optional_list("networkIds", &v.network_ids);
-            w.optional("qosPriority", &v.qos_priority);
-            w.field("serviceName", &v.service_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileV1 {
@@ -3416,21 +3313,22 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileV1 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WifiCallingServiceProfileV1,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WifiCallingServiceProfileV1 {
+        ) -> Option<WifiCallingServiceProfileV1> {
+            let (Some(r0), Some(r1)) = (
+                f.required_list("epdgs"),
+                f.required("serviceName"),
+            ) else {
+                return None;
+            };
+            Some(WifiCallingServiceProfileV1 {
                 description: f.optional("description"),
-                epdgs: f.required_list("epdgs")?,
+                epdgs: r0,
                 id: f.optional("id"),
                 network_ids: f.optional_list("networkIds"),
                 qos_priority: f.optional("qosPriority"),
-                service_name: f.required("serviceName")?,
+                service_name: r1,
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

@@ -18,18 +18,16 @@ pub struct AggregatedDeviceModel {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AggregatedDeviceModel {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("models", &v.models);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AggregatedDeviceModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AggregatedDeviceModel,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("models", &v.models);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AggregatedDeviceModel {
@@ -38,16 +36,11 @@ impl<'de> serde::Deserialize<'de> for AggregatedDeviceModel {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AggregatedDeviceModel,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AggregatedDeviceModel {
+        ) -> Option<AggregatedDeviceModel> {
+            Some(AggregatedDeviceModel {
                 models: f.optional_list("models"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -115,54 +108,50 @@ pub struct Edge {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Edge {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("from", &v.from);
+        w.optional("to", &v.to);
+        w.optional("fromMac", &v.from_mac);
+        w.optional("toMac", &v.to_mac);
+        w.optional("fromName", &v.from_name);
+        w.optional("toName", &v.to_name);
+        w.optional("poeEnabled", &v.poe_enabled);
+        w.optional("linkSpeed", &v.link_speed);
+        w.optional("poeUsed", &v.poe_used);
+        w.optional("poeTotal", &v.poe_total);
+        w.optional("connectedPort", &v.connected_port);
+        w.optional("correspondingPort", &v.corresponding_port);
+        w.optional("connectionType", &v.connection_type);
+        w.optional("connectionStatus", &v.connection_status);
+        w.optional("fromRole", &v.from_role);
+        w.optional("toRole", &v.to_role);
+        w.optional("fromSNR", &v.from_snr);
+        w.optional("toSNR", &v.to_snr);
+        w.optional("band", &v.band);
+        w.optional("channel", &v.channel);
+        w.optional("fromSerial", &v.from_serial);
+        w.optional("toSerial", &v.to_serial);
+        w.optional("connectedPortUntaggedVlan", &v.connected_port_untagged_vlan);
+        w.optional("correspondingPortUntaggedVlan", &v.corresponding_port_untagged_vlan);
+        w.optional("connectedPortTaggedVlan", &v.connected_port_tagged_vlan);
+        w.optional("correspondingPortTaggedVlan", &v.corresponding_port_tagged_vlan);
+        w.optional_list("extraEdges", &v.extra_edges);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Edge {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Edge, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("from", &v.from);
-            w.optional("to", &v.to);
-            w.optional("fromMac", &v.from_mac);
-            w.optional("toMac", &v.to_mac);
-            w.optional("fromName", &v.from_name);
-            w.optional("toName", &v.to_name);
-            w.optional("poeEnabled", &v.poe_enabled);
-            w.optional("linkSpeed", &v.link_speed);
-            w.optional("poeUsed", &v.poe_used);
-            w.optional("poeTotal", &v.poe_total);
-            w.optional("connectedPort", &v.connected_port);
-            w.optional("correspondingPort", &v.corresponding_port);
-            w.optional("connectionType", &v.connection_type);
-            w.optional("connectionStatus", &v.connection_status);
-            w.optional("fromRole", &v.from_role);
-            w.optional("toRole", &v.to_role);
-            w.optional("fromSNR", &v.from_snr);
-            w.optional("toSNR", &v.to_snr);
-            w.optional("band", &v.band);
-            w.optional("channel", &v.channel);
-            w.optional("fromSerial", &v.from_serial);
-            w.optional("toSerial", &v.to_serial);
-            w.optional("connectedPortUntaggedVlan", &v.connected_port_untagged_vlan);
-            w.optional(
-                "correspondingPortUntaggedVlan",
-                &v.corresponding_port_untagged_vlan,
-            );
-            w.optional("connectedPortTaggedVlan", &v.connected_port_tagged_vlan);
-            w.optional("correspondingPortTaggedVlan", &v.corresponding_port_tagged_vlan);
-            w.optional_list("extraEdges", &v.extra_edges);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Edge {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Edge, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Edge {
+        fn fields(f: &mut ruckus_one_runtime::internal::object::Fields) -> Option<Edge> {
+            Some(Edge {
                 from: f.optional("from"),
                 to: f.optional("to"),
                 from_mac: f.optional("fromMac"),
@@ -193,9 +182,7 @@ impl<'de> serde::Deserialize<'de> for Edge {
                     .optional("correspondingPortTaggedVlan"),
                 extra_edges: f.optional_list("extraEdges"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -527,29 +514,27 @@ pub struct ExtraEdge {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ExtraEdge {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("poeEnabled", &v.poe_enabled);
+        w.optional("linkSpeed", &v.link_speed);
+        w.optional("poeUsed", &v.poe_used);
+        w.optional("poeTotal", &v.poe_total);
+        w.optional("connectedPort", &v.connected_port);
+        w.optional("correspondingPort", &v.corresponding_port);
+        w.optional("connectionType", &v.connection_type);
+        w.optional("connectionStatus", &v.connection_status);
+        w.optional("connectedPortUntaggedVlan", &v.connected_port_untagged_vlan);
+        w.optional("correspondingPortUntaggedVlan", &v.corresponding_port_untagged_vlan);
+        w.optional("connectedPortTaggedVlan", &v.connected_port_tagged_vlan);
+        w.optional("correspondingPortTaggedVlan", &v.corresponding_port_tagged_vlan);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ExtraEdge {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ExtraEdge, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("poeEnabled", &v.poe_enabled);
-            w.optional("linkSpeed", &v.link_speed);
-            w.optional("poeUsed", &v.poe_used);
-            w.optional("poeTotal", &v.poe_total);
-            w.optional("connectedPort", &v.connected_port);
-            w.optional("correspondingPort", &v.corresponding_port);
-            w.optional("connectionType", &v.connection_type);
-            w.optional("connectionStatus", &v.connection_status);
-            w.optional("connectedPortUntaggedVlan", &v.connected_port_untagged_vlan);
-            w.optional(
-                "correspondingPortUntaggedVlan",
-                &v.corresponding_port_untagged_vlan,
-            );
-            w.optional("connectedPortTaggedVlan", &v.connected_port_tagged_vlan);
-            w.optional("correspondingPortTaggedVlan", &v.corresponding_port_tagged_vlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ExtraEdge {
@@ -558,8 +543,8 @@ impl<'de> serde::Deserialize<'de> for ExtraEdge {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ExtraEdge, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ExtraEdge {
+        ) -> Option<ExtraEdge> {
+            Some(ExtraEdge {
                 poe_enabled: f.optional("poeEnabled"),
                 link_speed: f.optional("linkSpeed"),
                 poe_used: f.optional("poeUsed"),
@@ -575,9 +560,7 @@ impl<'de> serde::Deserialize<'de> for ExtraEdge {
                 corresponding_port_tagged_vlan: f
                     .optional("correspondingPortTaggedVlan"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -705,20 +688,18 @@ pub struct FloorPlanPage {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for FloorPlanPage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("items", &v.items);
+        w.optional("totalPages", &v.total_pages);
+        w.optional("totalSizes", &v.total_sizes);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for FloorPlanPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &FloorPlanPage,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("items", &v.items);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("totalSizes", &v.total_sizes);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for FloorPlanPage {
@@ -727,15 +708,13 @@ impl<'de> serde::Deserialize<'de> for FloorPlanPage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<FloorPlanPage, ruckus_one_runtime::internal::object::FieldError> {
-            let value = FloorPlanPage {
+        ) -> Option<FloorPlanPage> {
+            Some(FloorPlanPage {
                 items: f.optional_list("items"),
                 total_pages: f.optional("totalPages"),
                 total_sizes: f.optional("totalSizes"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -797,20 +776,18 @@ pub struct FloorPlanQuery {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for FloorPlanQuery {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("pageNumber", &v.page_number);
+        w.optional("pageSize", &v.page_size);
+        w.optional("sortBy", &v.sort_by);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for FloorPlanQuery {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &FloorPlanQuery,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("pageNumber", &v.page_number);
-            w.optional("pageSize", &v.page_size);
-            w.optional("sortBy", &v.sort_by);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for FloorPlanQuery {
@@ -819,15 +796,13 @@ impl<'de> serde::Deserialize<'de> for FloorPlanQuery {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<FloorPlanQuery, ruckus_one_runtime::internal::object::FieldError> {
-            let value = FloorPlanQuery {
+        ) -> Option<FloorPlanQuery> {
+            Some(FloorPlanQuery {
                 page_number: f.optional("pageNumber"),
                 page_size: f.optional("pageSize"),
                 sort_by: f.optional("sortBy"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -939,23 +914,21 @@ pub struct FloorPlanView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for FloorPlanView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("venueId", &v.venue_id);
+        w.field("name", &v.name);
+        w.field("floorNumber", &v.floor_number);
+        w.field("imageId", &v.image_id);
+        w.field("imageName", &v.image_name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for FloorPlanView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &FloorPlanView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("venueId", &v.venue_id);
-            w.field("name", &v.name);
-            w.field("floorNumber", &v.floor_number);
-            w.field("imageId", &v.image_id);
-            w.field("imageName", &v.image_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for FloorPlanView {
@@ -964,18 +937,24 @@ impl<'de> serde::Deserialize<'de> for FloorPlanView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<FloorPlanView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = FloorPlanView {
+        ) -> Option<FloorPlanView> {
+            let (Some(r0), Some(r1), Some(r2), Some(r3)) = (
+                f.required("name"),
+                f.required("floorNumber"),
+                f.required("imageId"),
+                f.required("imageName"),
+            ) else {
+                return None;
+            };
+            Some(FloorPlanView {
                 id: f.optional("id"),
                 venue_id: f.optional("venueId"),
-                name: f.required("name")?,
-                floor_number: f.required("floorNumber")?,
-                image_id: f.required("imageId")?,
-                image_name: f.required("imageName")?,
+                name: r0,
+                floor_number: r1,
+                image_id: r2,
+                image_name: r3,
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1086,46 +1065,45 @@ pub struct Node {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Node {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("type", &v.type_);
+        w.optional("name", &v.name);
+        w.optional("mac", &v.mac);
+        w.optional("serial", &v.serial);
+        w.optional("id", &v.id);
+        w.optional("status", &v.status);
+        w.optional("childCount", &v.child_count);
+        w.optional("parentId", &v.parent_id);
+        w.optional("parentMac", &v.parent_mac);
+        w.optional("cloudPort", &v.cloud_port);
+        w.optional("meshRole", &v.mesh_role);
+        w.optional_list("uplink", &v.uplink);
+        w.optional_list("downlink", &v.downlink);
+        w.optional("downlinkChannel", &v.downlink_channel);
+        w.optional("uplinkChannel", &v.uplink_channel);
+        w.optional_list("downlinkType", &v.downlink_type);
+        w.optional_list("uplinkType", &v.uplink_type);
+        w.optional("isMeshEnable", &v.is_mesh_enable);
+        w.optional("isConnectedCloud", &v.is_connected_cloud);
+        w.optional("ipAddress", &v.ip_address);
+        w.optional("taggedVlan", &v.tagged_vlan);
+        w.optional("untaggedVlan", &v.untagged_vlan);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Node {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Node, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("type", &v.type_);
-            w.optional("name", &v.name);
-            w.optional("mac", &v.mac);
-            w.optional("serial", &v.serial);
-            w.optional("id", &v.id);
-            w.optional("status", &v.status);
-            w.optional("childCount", &v.child_count);
-            w.optional("parentId", &v.parent_id);
-            w.optional("parentMac", &v.parent_mac);
-            w.optional("cloudPort", &v.cloud_port);
-            w.optional("meshRole", &v.mesh_role);
-            w.optional_list("uplink", &v.uplink);
-            w.optional_list("downlink", &v.downlink);
-            w.optional("downlinkChannel", &v.downlink_channel);
-            w.optional("uplinkChannel", &v.uplink_channel);
-            w.optional_list("downlinkType", &v.downlink_type);
-            w.optional_list("uplinkType", &v.uplink_type);
-            w.optional("isMeshEnable", &v.is_mesh_enable);
-            w.optional("isConnectedCloud", &v.is_connected_cloud);
-            w.optional("ipAddress", &v.ip_address);
-            w.optional("taggedVlan", &v.tagged_vlan);
-            w.optional("untaggedVlan", &v.untagged_vlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Node {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Node, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Node {
+        fn fields(f: &mut ruckus_one_runtime::internal::object::Fields) -> Option<Node> {
+            Some(Node {
                 type_: f.optional("type"),
                 name: f.optional("name"),
                 mac: f.optional("mac"),
@@ -1149,9 +1127,7 @@ impl<'de> serde::Deserialize<'de> for Node {
                 tagged_vlan: f.optional("taggedVlan"),
                 untagged_vlan: f.optional("untaggedVlan"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1460,19 +1436,18 @@ pub struct OperationResponseFloorPlanView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for OperationResponseFloorPlanView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for OperationResponseFloorPlanView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OperationResponseFloorPlanView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for OperationResponseFloorPlanView {
@@ -1481,17 +1456,12 @@ impl<'de> serde::Deserialize<'de> for OperationResponseFloorPlanView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            OperationResponseFloorPlanView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = OperationResponseFloorPlanView {
+        ) -> Option<OperationResponseFloorPlanView> {
+            Some(OperationResponseFloorPlanView {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1543,22 +1513,23 @@ pub struct QosStats {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for QosStats {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("personalIdentityNetworkId", &v.personal_identity_network_id);
+        w.optional("vni", &v.vni);
+        w.optional("uploadPackets", &v.upload_packets);
+        w.optional("downloadPackets", &v.download_packets);
+        w.optional("uploadBytes", &v.upload_bytes);
+        w.optional("downloadBytes", &v.download_bytes);
+        w.optional("billingStartEpoch", &v.billing_start_epoch);
+        w.optional("identityId", &v.identity_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QosStats {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &QosStats, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("personalIdentityNetworkId", &v.personal_identity_network_id);
-            w.optional("vni", &v.vni);
-            w.optional("uploadPackets", &v.upload_packets);
-            w.optional("downloadPackets", &v.download_packets);
-            w.optional("uploadBytes", &v.upload_bytes);
-            w.optional("downloadBytes", &v.download_bytes);
-            w.optional("billingStartEpoch", &v.billing_start_epoch);
-            w.optional("identityId", &v.identity_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QosStats {
@@ -1567,8 +1538,8 @@ impl<'de> serde::Deserialize<'de> for QosStats {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<QosStats, ruckus_one_runtime::internal::object::FieldError> {
-            let value = QosStats {
+        ) -> Option<QosStats> {
+            Some(QosStats {
                 personal_identity_network_id: f.optional("personalIdentityNetworkId"),
                 vni: f.optional("vni"),
                 upload_packets: f.optional("uploadPackets"),
@@ -1578,9 +1549,7 @@ impl<'de> serde::Deserialize<'de> for QosStats {
                 billing_start_epoch: f.optional("billingStartEpoch"),
                 identity_id: f.optional("identityId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1669,24 +1638,22 @@ pub struct QueryResponseQosStats {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for QueryResponseQosStats {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryResponseQosStats {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseQosStats,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseQosStats {
@@ -1695,11 +1662,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseQosStats {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseQosStats,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseQosStats {
+        ) -> Option<QueryResponseQosStats> {
+            Some(QueryResponseQosStats {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -1708,9 +1672,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseQosStats {
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1793,24 +1755,22 @@ pub struct QueryResponseRogueAp {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for QueryResponseRogueAp {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryResponseRogueAp {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseRogueAp,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseRogueAp {
@@ -1819,11 +1779,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRogueAp {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseRogueAp,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseRogueAp {
+        ) -> Option<QueryResponseRogueAp> {
+            Some(QueryResponseRogueAp {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -1832,9 +1789,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRogueAp {
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1917,24 +1872,23 @@ pub struct QueryResponseTopologyResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponseTopologyResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryResponseTopologyResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseTopologyResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseTopologyResponse {
@@ -1943,11 +1897,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseTopologyResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseTopologyResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseTopologyResponse {
+        ) -> Option<QueryResponseTopologyResponse> {
+            Some(QueryResponseTopologyResponse {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -1956,9 +1907,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseTopologyResponse {
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2049,28 +1998,29 @@ pub struct RogueAp {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for RogueAp {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("rogueMac", &v.rogue_mac);
+        w.optional("rogueApMac", &v.rogue_ap_mac);
+        w.optional("category", &v.category);
+        w.optional("classificationPolicyName", &v.classification_policy_name);
+        w.optional("classificationRuleName", &v.classification_rule_name);
+        w.optional("ssid", &v.ssid);
+        w.optional("channel", &v.channel);
+        w.optional("band", &v.band);
+        w.optional("closestAp", &v.closest_ap);
+        w.optional_list("detectingAps", &v.detecting_aps);
+        w.optional("lastDetectingAp", &v.last_detecting_ap);
+        w.optional("numberOfDetectingAps", &v.number_of_detecting_aps);
+        w.optional("lastUpdTime", &v.last_upd_time);
+        w.optional("locatable", &v.locatable);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for RogueAp {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RogueAp, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("rogueMac", &v.rogue_mac);
-            w.optional("rogueApMac", &v.rogue_ap_mac);
-            w.optional("category", &v.category);
-            w.optional("classificationPolicyName", &v.classification_policy_name);
-            w.optional("classificationRuleName", &v.classification_rule_name);
-            w.optional("ssid", &v.ssid);
-            w.optional("channel", &v.channel);
-            w.optional("band", &v.band);
-            w.optional("closestAp", &v.closest_ap);
-            w.optional_list("detectingAps", &v.detecting_aps);
-            w.optional("lastDetectingAp", &v.last_detecting_ap);
-            w.optional("numberOfDetectingAps", &v.number_of_detecting_aps);
-            w.optional("lastUpdTime", &v.last_upd_time);
-            w.optional("locatable", &v.locatable);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for RogueAp {
@@ -2079,8 +2029,8 @@ impl<'de> serde::Deserialize<'de> for RogueAp {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<RogueAp, ruckus_one_runtime::internal::object::FieldError> {
-            let value = RogueAp {
+        ) -> Option<RogueAp> {
+            Some(RogueAp {
                 rogue_mac: f.optional("rogueMac"),
                 rogue_ap_mac: f.optional("rogueApMac"),
                 category: f.optional("category"),
@@ -2096,9 +2046,7 @@ impl<'de> serde::Deserialize<'de> for RogueAp {
                 last_upd_time: f.optional("lastUpdTime"),
                 locatable: f.optional("locatable"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2221,22 +2169,20 @@ pub struct RogueDetectingAp {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for RogueDetectingAp {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("apMac", &v.ap_mac);
+        w.optional("apSerialNumber", &v.ap_serial_number);
+        w.optional("apName", &v.ap_name);
+        w.optional("snr", &v.snr);
+        w.optional("lastUpdTime", &v.last_upd_time);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for RogueDetectingAp {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RogueDetectingAp,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("apMac", &v.ap_mac);
-            w.optional("apSerialNumber", &v.ap_serial_number);
-            w.optional("apName", &v.ap_name);
-            w.optional("snr", &v.snr);
-            w.optional("lastUpdTime", &v.last_upd_time);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for RogueDetectingAp {
@@ -2245,17 +2191,15 @@ impl<'de> serde::Deserialize<'de> for RogueDetectingAp {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<RogueDetectingAp, ruckus_one_runtime::internal::object::FieldError> {
-            let value = RogueDetectingAp {
+        ) -> Option<RogueDetectingAp> {
+            Some(RogueDetectingAp {
                 ap_mac: f.optional("apMac"),
                 ap_serial_number: f.optional("apSerialNumber"),
                 ap_name: f.optional("apName"),
                 snr: f.optional("snr"),
                 last_upd_time: f.optional("lastUpdTime"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2317,19 +2261,17 @@ pub struct TopologyResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for TopologyResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("edges", &v.edges);
+        w.optional_list("nodes", &v.nodes);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for TopologyResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &TopologyResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("edges", &v.edges);
-            w.optional_list("nodes", &v.nodes);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for TopologyResponse {
@@ -2338,14 +2280,12 @@ impl<'de> serde::Deserialize<'de> for TopologyResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<TopologyResponse, ruckus_one_runtime::internal::object::FieldError> {
-            let value = TopologyResponse {
+        ) -> Option<TopologyResponse> {
+            Some(TopologyResponse {
                 edges: f.optional_list("edges"),
                 nodes: f.optional_list("nodes"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2423,25 +2363,26 @@ pub struct Venue {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Venue {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.field("address", &v.address);
+        w.optional_list("tags", &v.tags);
+        w.optional("isTemplate", &v.is_template);
+        w.optional("createdDate", &v.created_date);
+        w.optional_list("floorPlans", &v.floor_plans);
+        w.optional("isEnforced", &v.is_enforced);
+        w.optional("templateContext", &v.template_context);
+        w.optional("updatedDate", &v.updated_date);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Venue {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Venue, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.field("address", &v.address);
-            w.optional_list("tags", &v.tags);
-            w.optional("isTemplate", &v.is_template);
-            w.optional("createdDate", &v.created_date);
-            w.optional_list("floorPlans", &v.floor_plans);
-            w.optional("isEnforced", &v.is_enforced);
-            w.optional("templateContext", &v.template_context);
-            w.optional("updatedDate", &v.updated_date);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Venue {
@@ -2450,12 +2391,15 @@ impl<'de> serde::Deserialize<'de> for Venue {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Venue, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Venue {
+        ) -> Option<Venue> {
+            let (Some(r0), Some(r1)) = (f.required("name"), f.required("address")) else {
+                return None;
+            };
+            Some(Venue {
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: r0,
                 description: f.optional("description"),
-                address: f.required("address")?,
+                address: r1,
                 tags: f.optional_list("tags"),
                 is_template: f.optional("isTemplate"),
                 created_date: f.optional("createdDate"),
@@ -2464,9 +2408,7 @@ impl<'de> serde::Deserialize<'de> for Venue {
                 template_context: f.optional("templateContext"),
                 updated_date: f.optional("updatedDate"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

@@ -27,23 +27,21 @@ pub struct AbstractActionStep {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AbstractActionStep {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("actionDefinitionId", &v.action_definition_id);
+        w.optional("actionType", &v.action_type);
+        w.optional("priorStepId", &v.prior_step_id);
+        w.optional("splitOptionId", &v.split_option_id);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AbstractActionStep {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AbstractActionStep,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("actionDefinitionId", &v.action_definition_id);
-            w.optional("actionType", &v.action_type);
-            w.optional("priorStepId", &v.prior_step_id);
-            w.optional("splitOptionId", &v.split_option_id);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AbstractActionStep {
@@ -52,11 +50,8 @@ impl<'de> serde::Deserialize<'de> for AbstractActionStep {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AbstractActionStep,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AbstractActionStep {
+        ) -> Option<AbstractActionStep> {
+            Some(AbstractActionStep {
                 id: f.optional("id"),
                 action_definition_id: f.optional("actionDefinitionId"),
                 action_type: f.optional("actionType"),
@@ -64,9 +59,7 @@ impl<'de> serde::Deserialize<'de> for AbstractActionStep {
                 split_option_id: f.optional("splitOptionId"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -289,20 +282,18 @@ pub struct AcceptedResponse3 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AcceptedResponse3 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("id", &v.id);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AcceptedResponse3 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AcceptedResponse3,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("id", &v.id);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AcceptedResponse3 {
@@ -311,18 +302,13 @@ impl<'de> serde::Deserialize<'de> for AcceptedResponse3 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AcceptedResponse3,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AcceptedResponse3 {
+        ) -> Option<AcceptedResponse3> {
+            Some(AcceptedResponse3 {
                 request_id: f.optional("requestId"),
                 id: f.optional("id"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -386,22 +372,23 @@ pub struct Action {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Action {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.field("actionType", &v.action_type);
+        w.optional("id", &v.id);
+        w.optional("parentActionId", &v.parent_action_id);
+        w.optional("version", &v.version);
+        w.optional("valid", &v.valid);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Action {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Action, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.field("actionType", &v.action_type);
-            w.optional("id", &v.id);
-            w.optional("parentActionId", &v.parent_action_id);
-            w.optional("version", &v.version);
-            w.optional("valid", &v.valid);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Action {
@@ -410,20 +397,22 @@ impl<'de> serde::Deserialize<'de> for Action {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Action, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Action {
-                name: f.required("name")?,
+        ) -> Option<Action> {
+            let (Some(r0), Some(r1)) = (f.required("name"), f.required("actionType"))
+            else {
+                return None;
+            };
+            Some(Action {
+                name: r0,
                 description: f.optional("description"),
-                action_type: f.required("actionType")?,
+                action_type: r1,
                 id: f.optional("id"),
                 parent_action_id: f.optional("parentActionId"),
                 version: f.optional("version"),
                 valid: f.optional("valid"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -506,28 +495,26 @@ pub struct ActionDefinition {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ActionDefinition {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("localizationDescriptionId", &v.localization_description_id);
+        w.optional("isSplit", &v.is_split);
+        w.optional("actionType", &v.action_type);
+        w.optional("category", &v.category);
+        w.optional("dependencyType", &v.dependency_type);
+        w.optional("hasEndActions", &v.has_end_actions);
+        w.optional("split", &v.split);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ActionDefinition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ActionDefinition,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("localizationDescriptionId", &v.localization_description_id);
-            w.optional("isSplit", &v.is_split);
-            w.optional("actionType", &v.action_type);
-            w.optional("category", &v.category);
-            w.optional("dependencyType", &v.dependency_type);
-            w.optional("hasEndActions", &v.has_end_actions);
-            w.optional("split", &v.split);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ActionDefinition {
@@ -536,8 +523,8 @@ impl<'de> serde::Deserialize<'de> for ActionDefinition {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ActionDefinition, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ActionDefinition {
+        ) -> Option<ActionDefinition> {
+            Some(ActionDefinition {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 description: f.optional("description"),
@@ -550,9 +537,7 @@ impl<'de> serde::Deserialize<'de> for ActionDefinition {
                 split: f.optional("split"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -727,27 +712,25 @@ pub struct ActionQueryCriteria {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ActionQueryCriteria {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("sortDirection", &v.sort_direction);
+        w.optional("page", &v.page);
+        w.optional("pageSize", &v.page_size);
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("actionType", &v.action_type);
+        w.optional("version", &v.version);
+        w.optional("parentActionId", &v.parent_action_id);
+        w.optional_list("sortFields", &v.sort_fields);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ActionQueryCriteria {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ActionQueryCriteria,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("sortDirection", &v.sort_direction);
-            w.optional("page", &v.page);
-            w.optional("pageSize", &v.page_size);
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("actionType", &v.action_type);
-            w.optional("version", &v.version);
-            w.optional("parentActionId", &v.parent_action_id);
-            w.optional_list("sortFields", &v.sort_fields);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ActionQueryCriteria {
@@ -756,11 +739,8 @@ impl<'de> serde::Deserialize<'de> for ActionQueryCriteria {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ActionQueryCriteria,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ActionQueryCriteria {
+        ) -> Option<ActionQueryCriteria> {
+            Some(ActionQueryCriteria {
                 sort_direction: f.optional("sortDirection"),
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
@@ -772,9 +752,7 @@ impl<'de> serde::Deserialize<'de> for ActionQueryCriteria {
                 parent_action_id: f.optional("parentActionId"),
                 sort_fields: f.optional_list("sortFields"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -966,19 +944,17 @@ pub struct AsycRequestResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AsycRequestResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("id", &v.id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AsycRequestResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AsycRequestResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("id", &v.id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AsycRequestResponse {
@@ -987,17 +963,12 @@ impl<'de> serde::Deserialize<'de> for AsycRequestResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AsycRequestResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AsycRequestResponse {
+        ) -> Option<AsycRequestResponse> {
+            Some(AsycRequestResponse {
                 request_id: f.optional("requestId"),
                 id: f.optional("id"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1046,18 +1017,19 @@ pub struct EndStep {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EndStep {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("_links", &v.links);
+        w.optional("priorStepId", &v.prior_step_id);
+        w.optional("splitOptionId", &v.split_option_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EndStep {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EndStep, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("_links", &v.links);
-            w.optional("priorStepId", &v.prior_step_id);
-            w.optional("splitOptionId", &v.split_option_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EndStep {
@@ -1066,16 +1038,14 @@ impl<'de> serde::Deserialize<'de> for EndStep {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<EndStep, ruckus_one_runtime::internal::object::FieldError> {
-            let value = EndStep {
+        ) -> Option<EndStep> {
+            Some(EndStep {
                 id: f.optional("id"),
                 links: f.optional("_links"),
                 prior_step_id: f.optional("priorStepId"),
                 split_option_id: f.optional("splitOptionId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1137,20 +1107,18 @@ pub struct FileUploadResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for FileUploadResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("name", &v.name);
+        w.field("url", &v.url);
+        w.field("type", &v.type_);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for FileUploadResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &FileUploadResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("name", &v.name);
-            w.field("url", &v.url);
-            w.field("type", &v.type_);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for FileUploadResponse {
@@ -1159,17 +1127,20 @@ impl<'de> serde::Deserialize<'de> for FileUploadResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            FileUploadResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = FileUploadResponse {
-                name: f.required("name")?,
-                url: f.required("url")?,
-                type_: f.required("type")?,
-                additional_fields: f.rest(),
+        ) -> Option<FileUploadResponse> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("name"),
+                f.required("url"),
+                f.required("type"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(FileUploadResponse {
+                name: r0,
+                url: r1,
+                type_: r2,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1266,28 +1237,26 @@ pub struct PageEntityModelAction {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PageEntityModelAction {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("totalElements", &v.total_elements);
+        w.optional("totalPages", &v.total_pages);
+        w.optional("pageable", &v.pageable);
+        w.optional("first", &v.first);
+        w.optional("last", &v.last);
+        w.optional("size", &v.size);
+        w.optional_list("content", &v.content);
+        w.optional("number", &v.number);
+        w.optional("sort", &v.sort);
+        w.optional("numberOfElements", &v.number_of_elements);
+        w.optional("empty", &v.empty);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PageEntityModelAction {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PageEntityModelAction,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("totalElements", &v.total_elements);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("pageable", &v.pageable);
-            w.optional("first", &v.first);
-            w.optional("last", &v.last);
-            w.optional("size", &v.size);
-            w.optional_list("content", &v.content);
-            w.optional("number", &v.number);
-            w.optional("sort", &v.sort);
-            w.optional("numberOfElements", &v.number_of_elements);
-            w.optional("empty", &v.empty);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PageEntityModelAction {
@@ -1296,11 +1265,8 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelAction {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PageEntityModelAction,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PageEntityModelAction {
+        ) -> Option<PageEntityModelAction> {
+            Some(PageEntityModelAction {
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
                 pageable: f.optional("pageable"),
@@ -1313,9 +1279,7 @@ impl<'de> serde::Deserialize<'de> for PageEntityModelAction {
                 number_of_elements: f.optional("numberOfElements"),
                 empty: f.optional("empty"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1419,19 +1383,18 @@ pub struct PagedResponseResourceAbstractBaseStep {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for PagedResponseResourceAbstractBaseStep {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("paging", &v.paging);
+        w.optional_list("content", &v.content);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PagedResponseResourceAbstractBaseStep {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PagedResponseResourceAbstractBaseStep,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("paging", &v.paging);
-            w.optional_list("content", &v.content);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PagedResponseResourceAbstractBaseStep {
@@ -1440,17 +1403,12 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceAbstractBaseStep {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PagedResponseResourceAbstractBaseStep,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PagedResponseResourceAbstractBaseStep {
+        ) -> Option<PagedResponseResourceAbstractBaseStep> {
+            Some(PagedResponseResourceAbstractBaseStep {
                 paging: f.optional("paging"),
                 content: f.optional_list("content"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1494,19 +1452,18 @@ pub struct PagedResponseResourceActionDefinition {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for PagedResponseResourceActionDefinition {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("paging", &v.paging);
+        w.optional_list("content", &v.content);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PagedResponseResourceActionDefinition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PagedResponseResourceActionDefinition,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("paging", &v.paging);
-            w.optional_list("content", &v.content);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PagedResponseResourceActionDefinition {
@@ -1515,17 +1472,12 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceActionDefinition {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PagedResponseResourceActionDefinition,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PagedResponseResourceActionDefinition {
+        ) -> Option<PagedResponseResourceActionDefinition> {
+            Some(PagedResponseResourceActionDefinition {
                 paging: f.optional("paging"),
                 content: f.optional_list("content"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1569,19 +1521,18 @@ pub struct PagedResponseResourceSplitStepOption {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for PagedResponseResourceSplitStepOption {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("paging", &v.paging);
+        w.optional_list("content", &v.content);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PagedResponseResourceSplitStepOption {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PagedResponseResourceSplitStepOption,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("paging", &v.paging);
-            w.optional_list("content", &v.content);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PagedResponseResourceSplitStepOption {
@@ -1590,17 +1541,12 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceSplitStepOption {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PagedResponseResourceSplitStepOption,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PagedResponseResourceSplitStepOption {
+        ) -> Option<PagedResponseResourceSplitStepOption> {
+            Some(PagedResponseResourceSplitStepOption {
                 paging: f.optional("paging"),
                 content: f.optional_list("content"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1644,19 +1590,18 @@ pub struct PagedResponseResourceWorkflow {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for PagedResponseResourceWorkflow {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("paging", &v.paging);
+        w.optional_list("content", &v.content);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PagedResponseResourceWorkflow {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PagedResponseResourceWorkflow,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("paging", &v.paging);
-            w.optional_list("content", &v.content);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PagedResponseResourceWorkflow {
@@ -1665,17 +1610,12 @@ impl<'de> serde::Deserialize<'de> for PagedResponseResourceWorkflow {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PagedResponseResourceWorkflow,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PagedResponseResourceWorkflow {
+        ) -> Option<PagedResponseResourceWorkflow> {
+            Some(PagedResponseResourceWorkflow {
                 paging: f.optional("paging"),
                 content: f.optional_list("content"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1724,21 +1664,19 @@ pub struct PublishedDetails {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PublishedDetails {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("parentWorkflowId", &v.parent_workflow_id);
+        w.optional("version", &v.version);
+        w.optional("publishedDate", &v.published_date);
+        w.field("status", &v.status);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PublishedDetails {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PublishedDetails,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("parentWorkflowId", &v.parent_workflow_id);
-            w.optional("version", &v.version);
-            w.optional("publishedDate", &v.published_date);
-            w.field("status", &v.status);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PublishedDetails {
@@ -1747,16 +1685,17 @@ impl<'de> serde::Deserialize<'de> for PublishedDetails {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PublishedDetails, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PublishedDetails {
+        ) -> Option<PublishedDetails> {
+            let Some(r0) = f.required("status") else {
+                return None;
+            };
+            Some(PublishedDetails {
                 parent_workflow_id: f.optional("parentWorkflowId"),
                 version: f.optional("version"),
                 published_date: f.optional("publishedDate"),
-                status: f.required("status")?,
+                status: r0,
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1878,22 +1817,23 @@ pub struct SplitStep {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SplitStep {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("_links", &v.links);
+        w.optional("priorStepId", &v.prior_step_id);
+        w.optional("splitOptionId", &v.split_option_id);
+        w.optional("actionDefinitionId", &v.action_definition_id);
+        w.optional("actionType", &v.action_type);
+        w.optional_list("splitOptionsList", &v.split_options_list);
+        w.optional("firstSplitOption", &v.first_split_option);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SplitStep {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SplitStep, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("_links", &v.links);
-            w.optional("priorStepId", &v.prior_step_id);
-            w.optional("splitOptionId", &v.split_option_id);
-            w.optional("actionDefinitionId", &v.action_definition_id);
-            w.optional("actionType", &v.action_type);
-            w.optional_list("splitOptionsList", &v.split_options_list);
-            w.optional("firstSplitOption", &v.first_split_option);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SplitStep {
@@ -1902,8 +1842,8 @@ impl<'de> serde::Deserialize<'de> for SplitStep {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<SplitStep, ruckus_one_runtime::internal::object::FieldError> {
-            let value = SplitStep {
+        ) -> Option<SplitStep> {
+            Some(SplitStep {
                 id: f.optional("id"),
                 links: f.optional("_links"),
                 prior_step_id: f.optional("priorStepId"),
@@ -1913,9 +1853,7 @@ impl<'de> serde::Deserialize<'de> for SplitStep {
                 split_options_list: f.optional_list("splitOptionsList"),
                 first_split_option: f.optional("firstSplitOption"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2010,24 +1948,22 @@ pub struct SplitStepOption {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SplitStepOption {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("optionName", &v.option_name);
+        w.field("enrollmentActionId", &v.enrollment_action_id);
+        w.optional("actionDefinitionId", &v.action_definition_id);
+        w.optional("actionType", &v.action_type);
+        w.optional("nextStepId", &v.next_step_id);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SplitStepOption {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SplitStepOption,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("optionName", &v.option_name);
-            w.field("enrollmentActionId", &v.enrollment_action_id);
-            w.optional("actionDefinitionId", &v.action_definition_id);
-            w.optional("actionType", &v.action_type);
-            w.optional("nextStepId", &v.next_step_id);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SplitStepOption {
@@ -2036,19 +1972,20 @@ impl<'de> serde::Deserialize<'de> for SplitStepOption {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<SplitStepOption, ruckus_one_runtime::internal::object::FieldError> {
-            let value = SplitStepOption {
+        ) -> Option<SplitStepOption> {
+            let Some(r0) = f.required("enrollmentActionId") else {
+                return None;
+            };
+            Some(SplitStepOption {
                 id: f.optional("id"),
                 option_name: f.optional("optionName"),
-                enrollment_action_id: f.required("enrollmentActionId")?,
+                enrollment_action_id: r0,
                 action_definition_id: f.optional("actionDefinitionId"),
                 action_type: f.optional("actionType"),
                 next_step_id: f.optional("nextStepId"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2123,17 +2060,18 @@ pub struct StartStep {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for StartStep {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("_links", &v.links);
+        w.optional("nextStepId", &v.next_step_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for StartStep {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &StartStep, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("_links", &v.links);
-            w.optional("nextStepId", &v.next_step_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for StartStep {
@@ -2142,15 +2080,13 @@ impl<'de> serde::Deserialize<'de> for StartStep {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<StartStep, ruckus_one_runtime::internal::object::FieldError> {
-            let value = StartStep {
+        ) -> Option<StartStep> {
+            Some(StartStep {
                 id: f.optional("id"),
                 links: f.optional("_links"),
                 next_step_id: f.optional("nextStepId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2215,22 +2151,23 @@ pub struct StepV1Dot0 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for StepV1Dot0 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("_links", &v.links);
+        w.optional("priorStepId", &v.prior_step_id);
+        w.optional("splitOptionId", &v.split_option_id);
+        w.optional("nextStepId", &v.next_step_id);
+        w.field("enrollmentActionId", &v.enrollment_action_id);
+        w.optional("actionDefinitionId", &v.action_definition_id);
+        w.optional("actionType", &v.action_type);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for StepV1Dot0 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &StepV1Dot0, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("_links", &v.links);
-            w.optional("priorStepId", &v.prior_step_id);
-            w.optional("splitOptionId", &v.split_option_id);
-            w.optional("nextStepId", &v.next_step_id);
-            w.field("enrollmentActionId", &v.enrollment_action_id);
-            w.optional("actionDefinitionId", &v.action_definition_id);
-            w.optional("actionType", &v.action_type);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for StepV1Dot0 {
@@ -2239,20 +2176,21 @@ impl<'de> serde::Deserialize<'de> for StepV1Dot0 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<StepV1Dot0, ruckus_one_runtime::internal::object::FieldError> {
-            let value = StepV1Dot0 {
+        ) -> Option<StepV1Dot0> {
+            let Some(r0) = f.required("enrollmentActionId") else {
+                return None;
+            };
+            Some(StepV1Dot0 {
                 id: f.optional("id"),
                 links: f.optional("_links"),
                 prior_step_id: f.optional("priorStepId"),
                 split_option_id: f.optional("splitOptionId"),
                 next_step_id: f.optional("nextStepId"),
-                enrollment_action_id: f.required("enrollmentActionId")?,
+                enrollment_action_id: r0,
                 action_definition_id: f.optional("actionDefinitionId"),
                 action_type: f.optional("actionType"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2336,25 +2274,23 @@ pub struct UiColorSchema {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UiColorSchema {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("backgroundColor", &v.background_color);
+        w.optional("lineColor", &v.line_color);
+        w.optional("fontColor", &v.font_color);
+        w.optional("fontHeaderColor", &v.font_header_color);
+        w.optional("headerBarBackgroundColor", &v.header_bar_background_color);
+        w.optional("startOverFontColor", &v.start_over_font_color);
+        w.optional("buttonColor", &v.button_color);
+        w.optional("buttonFontColor", &v.button_font_color);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UiColorSchema {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UiColorSchema,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("backgroundColor", &v.background_color);
-            w.optional("lineColor", &v.line_color);
-            w.optional("fontColor", &v.font_color);
-            w.optional("fontHeaderColor", &v.font_header_color);
-            w.optional("headerBarBackgroundColor", &v.header_bar_background_color);
-            w.optional("startOverFontColor", &v.start_over_font_color);
-            w.optional("buttonColor", &v.button_color);
-            w.optional("buttonFontColor", &v.button_font_color);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UiColorSchema {
@@ -2363,8 +2299,8 @@ impl<'de> serde::Deserialize<'de> for UiColorSchema {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<UiColorSchema, ruckus_one_runtime::internal::object::FieldError> {
-            let value = UiColorSchema {
+        ) -> Option<UiColorSchema> {
+            Some(UiColorSchema {
                 background_color: f.optional("backgroundColor"),
                 line_color: f.optional("lineColor"),
                 font_color: f.optional("fontColor"),
@@ -2374,9 +2310,7 @@ impl<'de> serde::Deserialize<'de> for UiColorSchema {
                 button_color: f.optional("buttonColor"),
                 button_font_color: f.optional("buttonFontColor"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2455,18 +2389,16 @@ pub struct UiConfigImage {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UiConfigImage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("fileUrl", &v.file_url);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UiConfigImage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UiConfigImage,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("fileUrl", &v.file_url);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UiConfigImage {
@@ -2475,13 +2407,11 @@ impl<'de> serde::Deserialize<'de> for UiConfigImage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<UiConfigImage, ruckus_one_runtime::internal::object::FieldError> {
-            let value = UiConfigImage {
+        ) -> Option<UiConfigImage> {
+            Some(UiConfigImage {
                 file_url: f.optional("fileUrl"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2522,22 +2452,20 @@ pub struct UiConfiguration {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UiConfiguration {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("welcomeTitle", &v.welcome_title);
+        w.optional("welcomeName", &v.welcome_name);
+        w.optional("uiColorSchema", &v.ui_color_schema);
+        w.optional("uiStyleSchema", &v.ui_style_schema);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UiConfiguration {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UiConfiguration,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("welcomeTitle", &v.welcome_title);
-            w.optional("welcomeName", &v.welcome_name);
-            w.optional("uiColorSchema", &v.ui_color_schema);
-            w.optional("uiStyleSchema", &v.ui_style_schema);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UiConfiguration {
@@ -2546,17 +2474,18 @@ impl<'de> serde::Deserialize<'de> for UiConfiguration {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<UiConfiguration, ruckus_one_runtime::internal::object::FieldError> {
-            let value = UiConfiguration {
-                welcome_title: f.required("welcomeTitle")?,
+        ) -> Option<UiConfiguration> {
+            let Some(r0) = f.required("welcomeTitle") else {
+                return None;
+            };
+            Some(UiConfiguration {
+                welcome_title: r0,
                 welcome_name: f.optional("welcomeName"),
                 ui_color_schema: f.optional("uiColorSchema"),
                 ui_style_schema: f.optional("uiStyleSchema"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2623,25 +2552,23 @@ pub struct UiStyleSchema {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UiStyleSchema {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("logoImageFileName", &v.logo_image_file_name);
+        w.optional("backgroundImageName", &v.background_image_name);
+        w.optional("iconImageName", &v.icon_image_name);
+        w.optional("fontName", &v.font_name);
+        w.optional("logoSize", &v.logo_size);
+        w.optional("wifi4EuNetworkId", &v.wifi4_eu_network_id);
+        w.optional("disablePoweredBy", &v.disable_powered_by);
+        w.optional("headerFontSize", &v.header_font_size);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UiStyleSchema {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UiStyleSchema,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("logoImageFileName", &v.logo_image_file_name);
-            w.optional("backgroundImageName", &v.background_image_name);
-            w.optional("iconImageName", &v.icon_image_name);
-            w.optional("fontName", &v.font_name);
-            w.optional("logoSize", &v.logo_size);
-            w.optional("wifi4EuNetworkId", &v.wifi4_eu_network_id);
-            w.optional("disablePoweredBy", &v.disable_powered_by);
-            w.optional("headerFontSize", &v.header_font_size);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UiStyleSchema {
@@ -2650,8 +2577,8 @@ impl<'de> serde::Deserialize<'de> for UiStyleSchema {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<UiStyleSchema, ruckus_one_runtime::internal::object::FieldError> {
-            let value = UiStyleSchema {
+        ) -> Option<UiStyleSchema> {
+            Some(UiStyleSchema {
                 logo_image_file_name: f.optional("logoImageFileName"),
                 background_image_name: f.optional("backgroundImageName"),
                 icon_image_name: f.optional("iconImageName"),
@@ -2661,9 +2588,7 @@ impl<'de> serde::Deserialize<'de> for UiStyleSchema {
                 disable_powered_by: f.optional("disablePoweredBy"),
                 header_font_size: f.optional("headerFontSize"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2808,22 +2733,23 @@ pub struct Workflow {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Workflow {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional_list("allowedIps", &v.allowed_ips);
+        w.optional_list("disAllowedIps", &v.dis_allowed_ips);
+        w.optional("publishedDetails", &v.published_details);
+        w.optional("startStepId", &v.start_step_id);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Workflow {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Workflow, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional_list("allowedIps", &v.allowed_ips);
-            w.optional_list("disAllowedIps", &v.dis_allowed_ips);
-            w.optional("publishedDetails", &v.published_details);
-            w.optional("startStepId", &v.start_step_id);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Workflow {
@@ -2832,10 +2758,13 @@ impl<'de> serde::Deserialize<'de> for Workflow {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Workflow, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Workflow {
+        ) -> Option<Workflow> {
+            let Some(r0) = f.required("name") else {
+                return None;
+            };
+            Some(Workflow {
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: r0,
                 description: f.optional("description"),
                 allowed_ips: f.optional_list("allowedIps"),
                 dis_allowed_ips: f.optional_list("disAllowedIps"),
@@ -2843,9 +2772,7 @@ impl<'de> serde::Deserialize<'de> for Workflow {
                 start_step_id: f.optional("startStepId"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2924,19 +2851,17 @@ pub struct WorkflowAcceptedResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for WorkflowAcceptedResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("id", &v.id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for WorkflowAcceptedResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WorkflowAcceptedResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("id", &v.id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for WorkflowAcceptedResponse {
@@ -2945,17 +2870,12 @@ impl<'de> serde::Deserialize<'de> for WorkflowAcceptedResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WorkflowAcceptedResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WorkflowAcceptedResponse {
+        ) -> Option<WorkflowAcceptedResponse> {
+            Some(WorkflowAcceptedResponse {
                 request_id: f.optional("requestId"),
                 id: f.optional("id"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3004,21 +2924,19 @@ pub struct WorkflowPage {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for WorkflowPage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("pageSize", &v.page_size);
+        w.optional("pageCount", &v.page_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for WorkflowPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WorkflowPage,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("pageSize", &v.page_size);
-            w.optional("pageCount", &v.page_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for WorkflowPage {
@@ -3027,16 +2945,14 @@ impl<'de> serde::Deserialize<'de> for WorkflowPage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<WorkflowPage, ruckus_one_runtime::internal::object::FieldError> {
-            let value = WorkflowPage {
+        ) -> Option<WorkflowPage> {
+            Some(WorkflowPage {
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
                 page_count: f.optional("pageCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

@@ -19,19 +19,17 @@ pub struct DevicesListResource {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DevicesListResource {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("contents", &v.contents);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DevicesListResource {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DevicesListResource,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("contents", &v.contents);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DevicesListResource {
@@ -40,17 +38,12 @@ impl<'de> serde::Deserialize<'de> for DevicesListResource {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DevicesListResource,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DevicesListResource {
+        ) -> Option<DevicesListResource> {
+            Some(DevicesListResource {
                 contents: f.optional_list("contents"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -103,32 +96,31 @@ pub struct Link {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Link {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("href", &v.href);
+        w.optional("hreflang", &v.hreflang);
+        w.optional("title", &v.title);
+        w.optional("type", &v.type_);
+        w.optional("deprecation", &v.deprecation);
+        w.optional("profile", &v.profile);
+        w.optional("name", &v.name);
+        w.optional("templated", &v.templated);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Link {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Link, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("href", &v.href);
-            w.optional("hreflang", &v.hreflang);
-            w.optional("title", &v.title);
-            w.optional("type", &v.type_);
-            w.optional("deprecation", &v.deprecation);
-            w.optional("profile", &v.profile);
-            w.optional("name", &v.name);
-            w.optional("templated", &v.templated);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Link {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Link, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Link {
+        fn fields(f: &mut ruckus_one_runtime::internal::object::Fields) -> Option<Link> {
+            Some(Link {
                 href: f.optional("href"),
                 hreflang: f.optional("hreflang"),
                 title: f.optional("title"),
@@ -138,9 +130,7 @@ impl<'de> serde::Deserialize<'de> for Link {
                 name: f.optional("name"),
                 templated: f.optional("templated"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -220,18 +210,16 @@ pub struct LoginResource {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LoginResource {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("hashedSecret", &v.hashed_secret);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LoginResource {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LoginResource,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("hashedSecret", &v.hashed_secret);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LoginResource {
@@ -240,13 +228,11 @@ impl<'de> serde::Deserialize<'de> for LoginResource {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<LoginResource, ruckus_one_runtime::internal::object::FieldError> {
-            let value = LoginResource {
+        ) -> Option<LoginResource> {
+            Some(LoginResource {
                 hashed_secret: f.optional("hashedSecret"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -293,23 +279,21 @@ pub struct PageableObject {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PageableObject {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("offset", &v.offset);
+        w.optional("sort", &v.sort);
+        w.optional("pageNumber", &v.page_number);
+        w.optional("pageSize", &v.page_size);
+        w.optional("paged", &v.paged);
+        w.optional("unpaged", &v.unpaged);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PageableObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PageableObject,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("offset", &v.offset);
-            w.optional("sort", &v.sort);
-            w.optional("pageNumber", &v.page_number);
-            w.optional("pageSize", &v.page_size);
-            w.optional("paged", &v.paged);
-            w.optional("unpaged", &v.unpaged);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PageableObject {
@@ -318,8 +302,8 @@ impl<'de> serde::Deserialize<'de> for PageableObject {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PageableObject, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PageableObject {
+        ) -> Option<PageableObject> {
+            Some(PageableObject {
                 offset: f.optional("offset"),
                 sort: f.optional("sort"),
                 page_number: f.optional("pageNumber"),
@@ -327,9 +311,7 @@ impl<'de> serde::Deserialize<'de> for PageableObject {
                 paged: f.optional("paged"),
                 unpaged: f.optional("unpaged"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -400,21 +382,19 @@ pub struct PortalTokenResource {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PortalTokenResource {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("unitGuid", &v.unit_guid);
+        w.optional("token", &v.token);
+        w.optional("serverVersion", &v.server_version);
+        w.optional("expireDateTime", &v.expire_date_time);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PortalTokenResource {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PortalTokenResource,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("unitGuid", &v.unit_guid);
-            w.optional("token", &v.token);
-            w.optional("serverVersion", &v.server_version);
-            w.optional("expireDateTime", &v.expire_date_time);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PortalTokenResource {
@@ -423,19 +403,17 @@ impl<'de> serde::Deserialize<'de> for PortalTokenResource {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PortalTokenResource,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PortalTokenResource {
-                unit_guid: f.required("unitGuid")?,
+        ) -> Option<PortalTokenResource> {
+            let Some(r0) = f.required("unitGuid") else {
+                return None;
+            };
+            Some(PortalTokenResource {
+                unit_guid: r0,
                 token: f.optional("token"),
                 server_version: f.optional("serverVersion"),
                 expire_date_time: f.optional("expireDateTime"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -499,32 +477,30 @@ pub struct PortalUiConfiguration {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PortalUiConfiguration {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("apiAllowed", &v.api_allowed);
+        w.optional("tenantSetDpsk", &v.tenant_set_dpsk);
+        w.optional("logoFileName", &v.logo_file_name);
+        w.optional("tenantTitle", &v.tenant_title);
+        w.optional("tenantSubtitle", &v.tenant_subtitle);
+        w.optional("announcements", &v.announcements);
+        w.optional("helpText", &v.help_text);
+        w.optional("portalAllowed", &v.portal_allowed);
+        w.optional("mainColor", &v.main_color);
+        w.optional("accentColor", &v.accent_color);
+        w.optional("separatorColor", &v.separator_color);
+        w.optional("textColor", &v.text_color);
+        w.optional("iconFileName", &v.icon_file_name);
+        w.optional("loginText", &v.login_text);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PortalUiConfiguration {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PortalUiConfiguration,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("apiAllowed", &v.api_allowed);
-            w.optional("tenantSetDpsk", &v.tenant_set_dpsk);
-            w.optional("logoFileName", &v.logo_file_name);
-            w.optional("tenantTitle", &v.tenant_title);
-            w.optional("tenantSubtitle", &v.tenant_subtitle);
-            w.optional("announcements", &v.announcements);
-            w.optional("helpText", &v.help_text);
-            w.optional("portalAllowed", &v.portal_allowed);
-            w.optional("mainColor", &v.main_color);
-            w.optional("accentColor", &v.accent_color);
-            w.optional("separatorColor", &v.separator_color);
-            w.optional("textColor", &v.text_color);
-            w.optional("iconFileName", &v.icon_file_name);
-            w.optional("loginText", &v.login_text);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PortalUiConfiguration {
@@ -533,11 +509,8 @@ impl<'de> serde::Deserialize<'de> for PortalUiConfiguration {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PortalUiConfiguration,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PortalUiConfiguration {
+        ) -> Option<PortalUiConfiguration> {
+            Some(PortalUiConfiguration {
                 api_allowed: f.optional("apiAllowed"),
                 tenant_set_dpsk: f.optional("tenantSetDpsk"),
                 logo_file_name: f.optional("logoFileName"),
@@ -554,9 +527,7 @@ impl<'de> serde::Deserialize<'de> for PortalUiConfiguration {
                 login_text: f.optional("loginText"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -695,30 +666,31 @@ pub struct Property {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Property {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("guid", &v.guid);
+        w.optional("name", &v.name);
+        w.optional("address", &v.address);
+        w.optional("description", &v.description);
+        w.optional("managementName", &v.management_name);
+        w.optional("managementPhone", &v.management_phone);
+        w.optional("managementEmail", &v.management_email);
+        w.optional("tenantPortalHelpText", &v.tenant_portal_help_text);
+        w.optional("tenantPortalAnnouncements", &v.tenant_portal_announcements);
+        w.optional("allowSeparateGuestSecret", &v.allow_separate_guest_secret);
+        w.optional("enforceMaxUnits", &v.enforce_max_units);
+        w.optional("maxUnits", &v.max_units);
+        w.optional("sendEmail", &v.send_email);
+        w.optional("sendSms", &v.send_sms);
+        w.optional_list("ssids", &v.ssids);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Property {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Property, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("guid", &v.guid);
-            w.optional("name", &v.name);
-            w.optional("address", &v.address);
-            w.optional("description", &v.description);
-            w.optional("managementName", &v.management_name);
-            w.optional("managementPhone", &v.management_phone);
-            w.optional("managementEmail", &v.management_email);
-            w.optional("tenantPortalHelpText", &v.tenant_portal_help_text);
-            w.optional("tenantPortalAnnouncements", &v.tenant_portal_announcements);
-            w.optional("allowSeparateGuestSecret", &v.allow_separate_guest_secret);
-            w.optional("enforceMaxUnits", &v.enforce_max_units);
-            w.optional("maxUnits", &v.max_units);
-            w.optional("sendEmail", &v.send_email);
-            w.optional("sendSms", &v.send_sms);
-            w.optional_list("ssids", &v.ssids);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Property {
@@ -727,8 +699,8 @@ impl<'de> serde::Deserialize<'de> for Property {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Property, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Property {
+        ) -> Option<Property> {
+            Some(Property {
                 guid: f.optional("guid"),
                 name: f.optional("name"),
                 address: f.optional("address"),
@@ -746,9 +718,7 @@ impl<'de> serde::Deserialize<'de> for Property {
                 ssids: f.optional_list("ssids"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -879,19 +849,17 @@ pub struct ResidentPortalAccess {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ResidentPortalAccess {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("loginText", &v.login_text);
+        w.optional("portalAllowed", &v.portal_allowed);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ResidentPortalAccess {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ResidentPortalAccess,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("loginText", &v.login_text);
-            w.optional("portalAllowed", &v.portal_allowed);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResidentPortalAccess {
@@ -900,17 +868,12 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalAccess {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ResidentPortalAccess,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ResidentPortalAccess {
+        ) -> Option<ResidentPortalAccess> {
+            Some(ResidentPortalAccess {
                 login_text: f.optional("loginText"),
                 portal_allowed: f.optional("portalAllowed"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -962,24 +925,22 @@ pub struct ResidentUnit {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ResidentUnit {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("guid", &v.guid);
+        w.optional("number", &v.number);
+        w.optional("description", &v.description);
+        w.optional("contact", &v.contact);
+        w.optional("status", &v.status);
+        w.optional("secret", &v.secret);
+        w.optional("guestSecret", &v.guest_secret);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ResidentUnit {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ResidentUnit,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("guid", &v.guid);
-            w.optional("number", &v.number);
-            w.optional("description", &v.description);
-            w.optional("contact", &v.contact);
-            w.optional("status", &v.status);
-            w.optional("secret", &v.secret);
-            w.optional("guestSecret", &v.guest_secret);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResidentUnit {
@@ -988,8 +949,8 @@ impl<'de> serde::Deserialize<'de> for ResidentUnit {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ResidentUnit, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ResidentUnit {
+        ) -> Option<ResidentUnit> {
+            Some(ResidentUnit {
                 guid: f.optional("guid"),
                 number: f.optional("number"),
                 description: f.optional("description"),
@@ -998,9 +959,7 @@ impl<'de> serde::Deserialize<'de> for ResidentUnit {
                 secret: f.optional("secret"),
                 guest_secret: f.optional("guestSecret"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1086,24 +1045,22 @@ pub struct ResidentUnitUser {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ResidentUnitUser {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("userId", &v.user_id);
+        w.optional("userName", &v.user_name);
+        w.optional("email", &v.email);
+        w.optional("phoneNumber", &v.phone_number);
+        w.optional("passphrase", &v.passphrase);
+        w.optional("status", &v.status);
+        w.optional("type", &v.type_);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ResidentUnitUser {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ResidentUnitUser,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("userId", &v.user_id);
-            w.optional("userName", &v.user_name);
-            w.optional("email", &v.email);
-            w.optional("phoneNumber", &v.phone_number);
-            w.optional("passphrase", &v.passphrase);
-            w.optional("status", &v.status);
-            w.optional("type", &v.type_);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResidentUnitUser {
@@ -1112,8 +1069,8 @@ impl<'de> serde::Deserialize<'de> for ResidentUnitUser {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ResidentUnitUser, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ResidentUnitUser {
+        ) -> Option<ResidentUnitUser> {
+            Some(ResidentUnitUser {
                 user_id: f.optional("userId"),
                 user_name: f.optional("userName"),
                 email: f.optional("email"),
@@ -1122,9 +1079,7 @@ impl<'de> serde::Deserialize<'de> for ResidentUnitUser {
                 status: f.optional("status"),
                 type_: f.optional("type"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1202,17 +1157,18 @@ pub struct SortObject {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SortObject {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("empty", &v.empty);
+        w.optional("sorted", &v.sorted);
+        w.optional("unsorted", &v.unsorted);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SortObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SortObject, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("empty", &v.empty);
-            w.optional("sorted", &v.sorted);
-            w.optional("unsorted", &v.unsorted);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SortObject {
@@ -1221,15 +1177,13 @@ impl<'de> serde::Deserialize<'de> for SortObject {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<SortObject, ruckus_one_runtime::internal::object::FieldError> {
-            let value = SortObject {
+        ) -> Option<SortObject> {
+            Some(SortObject {
                 empty: f.optional("empty"),
                 sorted: f.optional("sorted"),
                 unsorted: f.optional("unsorted"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1287,34 +1241,36 @@ pub struct Unit {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Unit {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("guid", &v.guid);
+        w.field("number", &v.number);
+        w.optional("description", &v.description);
+        w.optional("contact", &v.contact);
+        w.optional("status", &v.status);
+        w.optional("secret", &v.secret);
+        w.optional("guestSecret", &v.guest_secret);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Unit {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Unit, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("guid", &v.guid);
-            w.field("number", &v.number);
-            w.optional("description", &v.description);
-            w.optional("contact", &v.contact);
-            w.optional("status", &v.status);
-            w.optional("secret", &v.secret);
-            w.optional("guestSecret", &v.guest_secret);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Unit {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Unit, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Unit {
+        fn fields(f: &mut ruckus_one_runtime::internal::object::Fields) -> Option<Unit> {
+            let Some(r0) = f.required("number") else {
+                return None;
+            };
+            Some(Unit {
                 guid: f.optional("guid"),
-                number: f.required("number")?,
+                number: r0,
                 description: f.optional("description"),
                 contact: f.optional("contact"),
                 status: f.optional("status"),
@@ -1322,9 +1278,7 @@ impl<'de> serde::Deserialize<'de> for Unit {
                 guest_secret: f.optional("guestSecret"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1408,20 +1362,18 @@ pub struct UnitContact {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UnitContact {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("contactName", &v.contact_name);
+        w.optional("email", &v.email);
+        w.optional("phoneNumber", &v.phone_number);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UnitContact {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UnitContact,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("contactName", &v.contact_name);
-            w.optional("email", &v.email);
-            w.optional("phoneNumber", &v.phone_number);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UnitContact {
@@ -1430,15 +1382,16 @@ impl<'de> serde::Deserialize<'de> for UnitContact {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<UnitContact, ruckus_one_runtime::internal::object::FieldError> {
-            let value = UnitContact {
-                contact_name: f.required("contactName")?,
+        ) -> Option<UnitContact> {
+            let Some(r0) = f.required("contactName") else {
+                return None;
+            };
+            Some(UnitContact {
+                contact_name: r0,
                 email: f.optional("email"),
                 phone_number: f.optional("phoneNumber"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1487,19 +1440,20 @@ pub struct UnitDevice {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UnitDevice {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("guid", &v.guid);
+        w.optional("type", &v.type_);
+        w.optional("macAddress", &v.mac_address);
+        w.optional("lastConnectedDate", &v.last_connected_date);
+        w.optional("authType", &v.auth_type);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UnitDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UnitDevice, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("guid", &v.guid);
-            w.optional("type", &v.type_);
-            w.optional("macAddress", &v.mac_address);
-            w.optional("lastConnectedDate", &v.last_connected_date);
-            w.optional("authType", &v.auth_type);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UnitDevice {
@@ -1508,17 +1462,15 @@ impl<'de> serde::Deserialize<'de> for UnitDevice {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<UnitDevice, ruckus_one_runtime::internal::object::FieldError> {
-            let value = UnitDevice {
+        ) -> Option<UnitDevice> {
+            Some(UnitDevice {
                 guid: f.optional("guid"),
                 type_: f.optional("type"),
                 mac_address: f.optional("macAddress"),
                 last_connected_date: f.optional("lastConnectedDate"),
                 auth_type: f.optional("authType"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1700,22 +1652,23 @@ pub struct UnitUser {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UnitUser {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("userId", &v.user_id);
+        w.optional("userName", &v.user_name);
+        w.optional("email", &v.email);
+        w.optional("phoneNumber", &v.phone_number);
+        w.optional("passphrase", &v.passphrase);
+        w.optional("status", &v.status);
+        w.optional("type", &v.type_);
+        w.optional("_links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UnitUser {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UnitUser, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("userId", &v.user_id);
-            w.optional("userName", &v.user_name);
-            w.optional("email", &v.email);
-            w.optional("phoneNumber", &v.phone_number);
-            w.optional("passphrase", &v.passphrase);
-            w.optional("status", &v.status);
-            w.optional("type", &v.type_);
-            w.optional("_links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UnitUser {
@@ -1724,8 +1677,8 @@ impl<'de> serde::Deserialize<'de> for UnitUser {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<UnitUser, ruckus_one_runtime::internal::object::FieldError> {
-            let value = UnitUser {
+        ) -> Option<UnitUser> {
+            Some(UnitUser {
                 user_id: f.optional("userId"),
                 user_name: f.optional("userName"),
                 email: f.optional("email"),
@@ -1735,9 +1688,7 @@ impl<'de> serde::Deserialize<'de> for UnitUser {
                 type_: f.optional("type"),
                 links: f.optional("_links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1861,28 +1812,26 @@ pub struct UnitUserPage {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UnitUserPage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("content", &v.content);
+        w.optional("totalElements", &v.total_elements);
+        w.optional("totalPages", &v.total_pages);
+        w.optional("number", &v.number);
+        w.optional("size", &v.size);
+        w.optional("numberOfElements", &v.number_of_elements);
+        w.optional("first", &v.first);
+        w.optional("last", &v.last);
+        w.optional("empty", &v.empty);
+        w.optional("sort", &v.sort);
+        w.optional("pageable", &v.pageable);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UnitUserPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UnitUserPage,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("content", &v.content);
-            w.optional("totalElements", &v.total_elements);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("number", &v.number);
-            w.optional("size", &v.size);
-            w.optional("numberOfElements", &v.number_of_elements);
-            w.optional("first", &v.first);
-            w.optional("last", &v.last);
-            w.optional("empty", &v.empty);
-            w.optional("sort", &v.sort);
-            w.optional("pageable", &v.pageable);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UnitUserPage {
@@ -1891,8 +1840,8 @@ impl<'de> serde::Deserialize<'de> for UnitUserPage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<UnitUserPage, ruckus_one_runtime::internal::object::FieldError> {
-            let value = UnitUserPage {
+        ) -> Option<UnitUserPage> {
+            Some(UnitUserPage {
                 content: f.optional_list("content"),
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
@@ -1905,9 +1854,7 @@ impl<'de> serde::Deserialize<'de> for UnitUserPage {
                 sort: f.optional("sort"),
                 pageable: f.optional("pageable"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2017,21 +1964,19 @@ pub struct UnitUserQuery {
     /// Wire name `userId`; `string`; optional; format: uuid.
     pub user_id: Option<String>,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UnitUserQuery {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("page", &v.page);
+        w.optional("pageSize", &v.page_size);
+        w.optional("sortDirection", &v.sort_direction);
+        w.optional_list("sortFields", &v.sort_fields);
+        w.optional("userId", &v.user_id);
+    }
+}
 impl serde::Serialize for UnitUserQuery {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UnitUserQuery,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("page", &v.page);
-            w.optional("pageSize", &v.page_size);
-            w.optional("sortDirection", &v.sort_direction);
-            w.optional_list("sortFields", &v.sort_fields);
-            w.optional("userId", &v.user_id);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UnitUserQuery {
@@ -2040,16 +1985,14 @@ impl<'de> serde::Deserialize<'de> for UnitUserQuery {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<UnitUserQuery, ruckus_one_runtime::internal::object::FieldError> {
-            let value = UnitUserQuery {
+        ) -> Option<UnitUserQuery> {
+            Some(UnitUserQuery {
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
                 sort_direction: f.optional("sortDirection"),
                 sort_fields: f.optional_list("sortFields"),
                 user_id: f.optional("userId"),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

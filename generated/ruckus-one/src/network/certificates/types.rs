@@ -75,19 +75,17 @@ pub struct AttributeMapping {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AttributeMapping {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("name", &v.name);
+        w.field("mappedByName", &v.mapped_by_name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AttributeMapping {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AttributeMapping,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("name", &v.name);
-            w.field("mappedByName", &v.mapped_by_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AttributeMapping {
@@ -96,13 +94,16 @@ impl<'de> serde::Deserialize<'de> for AttributeMapping {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AttributeMapping, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AttributeMapping {
-                name: f.required("name")?,
-                mapped_by_name: f.required("mappedByName")?,
-                additional_fields: f.rest(),
+        ) -> Option<AttributeMapping> {
+            let (Some(r0), Some(r1)) = (f.required("name"), f.required("mappedByName"))
+            else {
+                return None;
             };
-            Ok(value)
+            Some(AttributeMapping {
+                name: r0,
+                mapped_by_name: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -181,65 +182,74 @@ pub struct Ca {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Ca {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.field("commonName", &v.common_name);
+        w.optional("description", &v.description);
+        w.optional("organization", &v.organization);
+        w.optional("organizationUnit", &v.organization_unit);
+        w.optional("email", &v.email);
+        w.field("startDate", &v.start_date);
+        w.field("expireDate", &v.expire_date);
+        w.field("keyLength", &v.key_length);
+        w.field("algorithm", &v.algorithm);
+        w.optional("title", &v.title);
+        w.optional("locality", &v.locality);
+        w.optional("state", &v.state);
+        w.optional("country", &v.country);
+        w.optional("publicKeyBase64", &v.public_key_base64);
+        w.optional("privateKeyBase64", &v.private_key_base64);
+        w.optional("publicKeyShaThumbprint", &v.public_key_sha_thumbprint);
+        w.optional("serialNumber", &v.serial_number);
+        w.optional_list("usages", &v.usages);
+        w.optional("templateCount", &v.template_count);
+        w.optional_list("templateNames", &v.template_names);
+        w.optional("ocspName", &v.ocsp_name);
+        w.optional("ocspHash", &v.ocsp_hash);
+        w.optional_list("keyUsages", &v.key_usages);
+        w.optional("chain", &v.chain);
+        w.optional("details", &v.details);
+        w.optional_list("status", &v.status);
+        w.optional("enabled", &v.enabled);
+        w.optional("ocspUrl", &v.ocsp_url);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Ca {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Ca, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.field("commonName", &v.common_name);
-            w.optional("description", &v.description);
-            w.optional("organization", &v.organization);
-            w.optional("organizationUnit", &v.organization_unit);
-            w.optional("email", &v.email);
-            w.field("startDate", &v.start_date);
-            w.field("expireDate", &v.expire_date);
-            w.field("keyLength", &v.key_length);
-            w.field("algorithm", &v.algorithm);
-            w.optional("title", &v.title);
-            w.optional("locality", &v.locality);
-            w.optional("state", &v.state);
-            w.optional("country", &v.country);
-            w.optional("publicKeyBase64", &v.public_key_base64);
-            w.optional("privateKeyBase64", &v.private_key_base64);
-            w.optional("publicKeyShaThumbprint", &v.public_key_sha_thumbprint);
-            w.optional("serialNumber", &v.serial_number);
-            w.optional_list("usages", &v.usages);
-            w.optional("templateCount", &v.template_count);
-            w.optional_list("templateNames", &v.template_names);
-            w.optional("ocspName", &v.ocsp_name);
-            w.optional("ocspHash", &v.ocsp_hash);
-            w.optional_list("keyUsages", &v.key_usages);
-            w.optional("chain", &v.chain);
-            w.optional("details", &v.details);
-            w.optional_list("status", &v.status);
-            w.optional("enabled", &v.enabled);
-            w.optional("ocspUrl", &v.ocsp_url);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Ca {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Ca, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Ca {
+        fn fields(f: &mut ruckus_one_runtime::internal::object::Fields) -> Option<Ca> {
+            let (Some(r0), Some(r1), Some(r2), Some(r3), Some(r4), Some(r5)) = (
+                f.required("name"),
+                f.required("commonName"),
+                f.required("startDate"),
+                f.required("expireDate"),
+                f.required("keyLength"),
+                f.required("algorithm"),
+            ) else {
+                return None;
+            };
+            Some(Ca {
                 id: f.optional("id"),
-                name: f.required("name")?,
-                common_name: f.required("commonName")?,
+                name: r0,
+                common_name: r1,
                 description: f.optional("description"),
                 organization: f.optional("organization"),
                 organization_unit: f.optional("organizationUnit"),
                 email: f.optional("email"),
-                start_date: f.required("startDate")?,
-                expire_date: f.required("expireDate")?,
-                key_length: f.required("keyLength")?,
-                algorithm: f.required("algorithm")?,
+                start_date: r2,
+                expire_date: r3,
+                key_length: r4,
+                algorithm: r5,
                 title: f.optional("title"),
                 locality: f.optional("locality"),
                 state: f.optional("state"),
@@ -260,9 +270,7 @@ impl<'de> serde::Deserialize<'de> for Ca {
                 enabled: f.optional("enabled"),
                 ocsp_url: f.optional("ocspUrl"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(deserializer, "Ca", fields)
     }
@@ -521,22 +529,20 @@ pub struct CaQueryResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for CaQueryResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("totalPages", &v.total_pages);
+        w.optional("page", &v.page);
+        w.optional_list("data", &v.data);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for CaQueryResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CaQueryResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("page", &v.page);
-            w.optional_list("data", &v.data);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for CaQueryResponse {
@@ -545,17 +551,15 @@ impl<'de> serde::Deserialize<'de> for CaQueryResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<CaQueryResponse, ruckus_one_runtime::internal::object::FieldError> {
-            let value = CaQueryResponse {
+        ) -> Option<CaQueryResponse> {
+            Some(CaQueryResponse {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 total_pages: f.optional("totalPages"),
                 page: f.optional("page"),
                 data: f.optional_list("data"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -732,19 +736,17 @@ pub struct CertDownloadRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for CertDownloadRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("password", &v.password);
+        w.optional("includeChain", &v.include_chain);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for CertDownloadRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CertDownloadRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("password", &v.password);
-            w.optional("includeChain", &v.include_chain);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for CertDownloadRequest {
@@ -753,17 +755,12 @@ impl<'de> serde::Deserialize<'de> for CertDownloadRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            CertDownloadRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = CertDownloadRequest {
+        ) -> Option<CertDownloadRequest> {
+            Some(CertDownloadRequest {
                 password: f.optional("password"),
                 include_chain: f.optional("includeChain"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -811,20 +808,18 @@ pub struct CertFilters {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for CertFilters {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("status", &v.status);
+        w.optional_list("extendedKeyUsages", &v.extended_key_usages);
+        w.optional_list("keyUsages", &v.key_usages);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for CertFilters {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CertFilters,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("status", &v.status);
-            w.optional_list("extendedKeyUsages", &v.extended_key_usages);
-            w.optional_list("keyUsages", &v.key_usages);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for CertFilters {
@@ -833,15 +828,13 @@ impl<'de> serde::Deserialize<'de> for CertFilters {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<CertFilters, ruckus_one_runtime::internal::object::FieldError> {
-            let value = CertFilters {
+        ) -> Option<CertFilters> {
+            Some(CertFilters {
                 status: f.optional("status"),
                 extended_key_usages: f.optional_list("extendedKeyUsages"),
                 key_usages: f.optional_list("keyUsages"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -899,25 +892,23 @@ pub struct CertQueryRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for CertQueryRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("page", &v.page);
+        w.optional("pageSize", &v.page_size);
+        w.optional("sortField", &v.sort_field);
+        w.optional("sortOrder", &v.sort_order);
+        w.optional_list("searchTargetFields", &v.search_target_fields);
+        w.optional("searchString", &v.search_string);
+        w.optional("filters", &v.filters);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for CertQueryRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CertQueryRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("page", &v.page);
-            w.optional("pageSize", &v.page_size);
-            w.optional("sortField", &v.sort_field);
-            w.optional("sortOrder", &v.sort_order);
-            w.optional_list("searchTargetFields", &v.search_target_fields);
-            w.optional("searchString", &v.search_string);
-            w.optional("filters", &v.filters);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for CertQueryRequest {
@@ -926,8 +917,8 @@ impl<'de> serde::Deserialize<'de> for CertQueryRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<CertQueryRequest, ruckus_one_runtime::internal::object::FieldError> {
-            let value = CertQueryRequest {
+        ) -> Option<CertQueryRequest> {
+            Some(CertQueryRequest {
                 fields: f.optional_list("fields"),
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
@@ -937,9 +928,7 @@ impl<'de> serde::Deserialize<'de> for CertQueryRequest {
                 search_string: f.optional("searchString"),
                 filters: f.optional("filters"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1027,22 +1016,20 @@ pub struct CertQueryResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for CertQueryResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("totalPages", &v.total_pages);
+        w.optional("page", &v.page);
+        w.optional_list("data", &v.data);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for CertQueryResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CertQueryResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("page", &v.page);
-            w.optional_list("data", &v.data);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for CertQueryResponse {
@@ -1051,20 +1038,15 @@ impl<'de> serde::Deserialize<'de> for CertQueryResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            CertQueryResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = CertQueryResponse {
+        ) -> Option<CertQueryResponse> {
+            Some(CertQueryResponse {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 total_pages: f.optional("totalPages"),
                 page: f.optional("page"),
                 data: f.optional_list("data"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1134,25 +1116,23 @@ pub struct CertTemplateQueryRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for CertTemplateQueryRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("page", &v.page);
+        w.optional("pageSize", &v.page_size);
+        w.optional("sortField", &v.sort_field);
+        w.optional("sortOrder", &v.sort_order);
+        w.optional_list("searchTargetFields", &v.search_target_fields);
+        w.optional("searchString", &v.search_string);
+        w.optional("filters", &v.filters);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for CertTemplateQueryRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CertTemplateQueryRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("page", &v.page);
-            w.optional("pageSize", &v.page_size);
-            w.optional("sortField", &v.sort_field);
-            w.optional("sortOrder", &v.sort_order);
-            w.optional_list("searchTargetFields", &v.search_target_fields);
-            w.optional("searchString", &v.search_string);
-            w.optional("filters", &v.filters);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for CertTemplateQueryRequest {
@@ -1161,11 +1141,8 @@ impl<'de> serde::Deserialize<'de> for CertTemplateQueryRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            CertTemplateQueryRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = CertTemplateQueryRequest {
+        ) -> Option<CertTemplateQueryRequest> {
+            Some(CertTemplateQueryRequest {
                 fields: f.optional_list("fields"),
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
@@ -1175,9 +1152,7 @@ impl<'de> serde::Deserialize<'de> for CertTemplateQueryRequest {
                 search_string: f.optional("searchString"),
                 filters: f.optional("filters"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1265,22 +1240,20 @@ pub struct CertTemplateQueryResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for CertTemplateQueryResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("totalPages", &v.total_pages);
+        w.optional("page", &v.page);
+        w.optional_list("data", &v.data);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for CertTemplateQueryResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CertTemplateQueryResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("page", &v.page);
-            w.optional_list("data", &v.data);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for CertTemplateQueryResponse {
@@ -1289,20 +1262,15 @@ impl<'de> serde::Deserialize<'de> for CertTemplateQueryResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            CertTemplateQueryResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = CertTemplateQueryResponse {
+        ) -> Option<CertTemplateQueryResponse> {
+            Some(CertTemplateQueryResponse {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 total_pages: f.optional("totalPages"),
                 page: f.optional("page"),
                 data: f.optional_list("data"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1420,46 +1388,44 @@ pub struct Certificate {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Certificate {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("notAfterDate", &v.not_after_date);
+        w.optional("commonName", &v.common_name);
+        w.optional("certificateAuthorityName", &v.certificate_authority_name);
+        w.optional_list("keyUsages", &v.key_usages);
+        w.optional_list("extendedKeyUsages", &v.extended_key_usages);
+        w.optional_list("status", &v.status);
+        w.optional("id", &v.id);
+        w.optional("createDate", &v.create_date);
+        w.optional("notBeforeDate", &v.not_before_date);
+        w.optional("email", &v.email);
+        w.optional("title", &v.title);
+        w.optional("revocationDate", &v.revocation_date);
+        w.optional("revocationReason", &v.revocation_reason);
+        w.optional("serialNumber", &v.serial_number);
+        w.optional("shaThumbprint", &v.sha_thumbprint);
+        w.optional("publicKeyBase64", &v.public_key_base64);
+        w.optional("organization", &v.organization);
+        w.optional("keyLength", &v.key_length);
+        w.optional("locality", &v.locality);
+        w.optional("state", &v.state);
+        w.optional("country", &v.country);
+        w.optional("organizationUnit", &v.organization_unit);
+        w.optional("privateKeyBase64", &v.private_key_base64);
+        w.optional("chain", &v.chain);
+        w.optional("details", &v.details);
+        w.optional("algorithm", &v.algorithm);
+        w.optional("csrString", &v.csr_string);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Certificate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Certificate,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("notAfterDate", &v.not_after_date);
-            w.optional("commonName", &v.common_name);
-            w.optional("certificateAuthorityName", &v.certificate_authority_name);
-            w.optional_list("keyUsages", &v.key_usages);
-            w.optional_list("extendedKeyUsages", &v.extended_key_usages);
-            w.optional_list("status", &v.status);
-            w.optional("id", &v.id);
-            w.optional("createDate", &v.create_date);
-            w.optional("notBeforeDate", &v.not_before_date);
-            w.optional("email", &v.email);
-            w.optional("title", &v.title);
-            w.optional("revocationDate", &v.revocation_date);
-            w.optional("revocationReason", &v.revocation_reason);
-            w.optional("serialNumber", &v.serial_number);
-            w.optional("shaThumbprint", &v.sha_thumbprint);
-            w.optional("publicKeyBase64", &v.public_key_base64);
-            w.optional("organization", &v.organization);
-            w.optional("keyLength", &v.key_length);
-            w.optional("locality", &v.locality);
-            w.optional("state", &v.state);
-            w.optional("country", &v.country);
-            w.optional("organizationUnit", &v.organization_unit);
-            w.optional("privateKeyBase64", &v.private_key_base64);
-            w.optional("chain", &v.chain);
-            w.optional("details", &v.details);
-            w.optional("algorithm", &v.algorithm);
-            w.optional("csrString", &v.csr_string);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Certificate {
@@ -1468,9 +1434,12 @@ impl<'de> serde::Deserialize<'de> for Certificate {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Certificate, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Certificate {
-                name: f.required("name")?,
+        ) -> Option<Certificate> {
+            let Some(r0) = f.required("name") else {
+                return None;
+            };
+            Some(Certificate {
+                name: r0,
                 description: f.optional("description"),
                 not_after_date: f.optional("notAfterDate"),
                 common_name: f.optional("commonName"),
@@ -1500,9 +1469,7 @@ impl<'de> serde::Deserialize<'de> for Certificate {
                 algorithm: f.optional("algorithm"),
                 csr_string: f.optional("csrString"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1779,48 +1746,46 @@ pub struct CertificateAuthority {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for CertificateAuthority {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("commonName", &v.common_name);
+        w.optional_list("status", &v.status);
+        w.optional_list("usages", &v.usages);
+        w.optional_list("keyUsages", &v.key_usages);
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("organization", &v.organization);
+        w.optional("organizationUnit", &v.organization_unit);
+        w.optional("email", &v.email);
+        w.optional("startDate", &v.start_date);
+        w.optional("expireDate", &v.expire_date);
+        w.optional("keyLength", &v.key_length);
+        w.optional("algorithm", &v.algorithm);
+        w.optional("title", &v.title);
+        w.optional("locality", &v.locality);
+        w.optional("state", &v.state);
+        w.optional("country", &v.country);
+        w.optional("publicKeyBase64", &v.public_key_base64);
+        w.optional("privateKeyBase64", &v.private_key_base64);
+        w.optional("publicKeyShaThumbprint", &v.public_key_sha_thumbprint);
+        w.optional("serialNumber", &v.serial_number);
+        w.optional("templateCount", &v.template_count);
+        w.optional_list("templateNames", &v.template_names);
+        w.optional("ocspName", &v.ocsp_name);
+        w.optional("ocspHash", &v.ocsp_hash);
+        w.optional("chain", &v.chain);
+        w.optional("details", &v.details);
+        w.optional("data", &v.data);
+        w.optional("enabled", &v.enabled);
+        w.optional("ocspUrl", &v.ocsp_url);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for CertificateAuthority {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CertificateAuthority,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("commonName", &v.common_name);
-            w.optional_list("status", &v.status);
-            w.optional_list("usages", &v.usages);
-            w.optional_list("keyUsages", &v.key_usages);
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("organization", &v.organization);
-            w.optional("organizationUnit", &v.organization_unit);
-            w.optional("email", &v.email);
-            w.optional("startDate", &v.start_date);
-            w.optional("expireDate", &v.expire_date);
-            w.optional("keyLength", &v.key_length);
-            w.optional("algorithm", &v.algorithm);
-            w.optional("title", &v.title);
-            w.optional("locality", &v.locality);
-            w.optional("state", &v.state);
-            w.optional("country", &v.country);
-            w.optional("publicKeyBase64", &v.public_key_base64);
-            w.optional("privateKeyBase64", &v.private_key_base64);
-            w.optional("publicKeyShaThumbprint", &v.public_key_sha_thumbprint);
-            w.optional("serialNumber", &v.serial_number);
-            w.optional("templateCount", &v.template_count);
-            w.optional_list("templateNames", &v.template_names);
-            w.optional("ocspName", &v.ocsp_name);
-            w.optional("ocspHash", &v.ocsp_hash);
-            w.optional("chain", &v.chain);
-            w.optional("details", &v.details);
-            w.optional("data", &v.data);
-            w.optional("enabled", &v.enabled);
-            w.optional("ocspUrl", &v.ocsp_url);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for CertificateAuthority {
@@ -1829,11 +1794,8 @@ impl<'de> serde::Deserialize<'de> for CertificateAuthority {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            CertificateAuthority,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = CertificateAuthority {
+        ) -> Option<CertificateAuthority> {
+            Some(CertificateAuthority {
                 common_name: f.optional("commonName"),
                 status: f.optional_list("status"),
                 usages: f.optional_list("usages"),
@@ -1866,9 +1828,7 @@ impl<'de> serde::Deserialize<'de> for CertificateAuthority {
                 enabled: f.optional("enabled"),
                 ocsp_url: f.optional("ocspUrl"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2154,21 +2114,19 @@ pub struct CertificateGenerateCert {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for CertificateGenerateCert {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("csrString", &v.csr_string);
+        w.optional("userName", &v.user_name);
+        w.optional("description", &v.description);
+        w.optional("variableValues", &v.variable_values);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for CertificateGenerateCert {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CertificateGenerateCert,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("csrString", &v.csr_string);
-            w.optional("userName", &v.user_name);
-            w.optional("description", &v.description);
-            w.optional("variableValues", &v.variable_values);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for CertificateGenerateCert {
@@ -2177,19 +2135,14 @@ impl<'de> serde::Deserialize<'de> for CertificateGenerateCert {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            CertificateGenerateCert,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = CertificateGenerateCert {
+        ) -> Option<CertificateGenerateCert> {
+            Some(CertificateGenerateCert {
                 csr_string: f.optional("csrString"),
                 user_name: f.optional("userName"),
                 description: f.optional("description"),
                 variable_values: f.optional("variableValues"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2320,18 +2273,16 @@ pub struct CertificateQueryFilters {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for CertificateQueryFilters {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("status", &v.status);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for CertificateQueryFilters {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CertificateQueryFilters,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("status", &v.status);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for CertificateQueryFilters {
@@ -2340,16 +2291,11 @@ impl<'de> serde::Deserialize<'de> for CertificateQueryFilters {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            CertificateQueryFilters,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = CertificateQueryFilters {
+        ) -> Option<CertificateQueryFilters> {
+            Some(CertificateQueryFilters {
                 status: f.optional_list("status"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2398,25 +2344,23 @@ pub struct CertificateQueryRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for CertificateQueryRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("page", &v.page);
+        w.optional("pageSize", &v.page_size);
+        w.optional("sortField", &v.sort_field);
+        w.optional("sortOrder", &v.sort_order);
+        w.optional("searchString", &v.search_string);
+        w.optional_list("searchTargetFields", &v.search_target_fields);
+        w.optional("filters", &v.filters);
+        w.optional_list("fields", &v.fields);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for CertificateQueryRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CertificateQueryRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("page", &v.page);
-            w.optional("pageSize", &v.page_size);
-            w.optional("sortField", &v.sort_field);
-            w.optional("sortOrder", &v.sort_order);
-            w.optional("searchString", &v.search_string);
-            w.optional_list("searchTargetFields", &v.search_target_fields);
-            w.optional("filters", &v.filters);
-            w.optional_list("fields", &v.fields);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for CertificateQueryRequest {
@@ -2425,11 +2369,8 @@ impl<'de> serde::Deserialize<'de> for CertificateQueryRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            CertificateQueryRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = CertificateQueryRequest {
+        ) -> Option<CertificateQueryRequest> {
+            Some(CertificateQueryRequest {
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
                 sort_field: f.optional("sortField"),
@@ -2439,9 +2380,7 @@ impl<'de> serde::Deserialize<'de> for CertificateQueryRequest {
                 filters: f.optional("filters"),
                 fields: f.optional_list("fields"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2625,38 +2564,36 @@ pub struct CertificateTemplate {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for CertificateTemplate {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("identityGroupId", &v.identity_group_id);
+        w.optional("keyLength", &v.key_length);
+        w.optional("onboard", &v.onboard);
+        w.optional("id", &v.id);
+        w.optional("description", &v.description);
+        w.optional("name", &v.name);
+        w.optional("caType", &v.ca_type);
+        w.optional("defaultAccess", &v.default_access);
+        w.optional("policySetId", &v.policy_set_id);
+        w.optional("chromebook", &v.chromebook);
+        w.optional("algorithm", &v.algorithm);
+        w.optional("certificateCount", &v.certificate_count);
+        w.optional_list("certificateNames", &v.certificate_names);
+        w.optional_list("variables", &v.variables);
+        w.optional("networkCount", &v.network_count);
+        w.optional("custom", &v.custom);
+        w.optional("enabled", &v.enabled);
+        w.optional("incommon", &v.incommon);
+        w.optional("microsoftCa", &v.microsoft_ca);
+        w.optional("networkFx", &v.network_fx);
+        w.optional_list("networkIds", &v.network_ids);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for CertificateTemplate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CertificateTemplate,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("identityGroupId", &v.identity_group_id);
-            w.optional("keyLength", &v.key_length);
-            w.optional("onboard", &v.onboard);
-            w.optional("id", &v.id);
-            w.optional("description", &v.description);
-            w.optional("name", &v.name);
-            w.optional("caType", &v.ca_type);
-            w.optional("defaultAccess", &v.default_access);
-            w.optional("policySetId", &v.policy_set_id);
-            w.optional("chromebook", &v.chromebook);
-            w.optional("algorithm", &v.algorithm);
-            w.optional("certificateCount", &v.certificate_count);
-            w.optional_list("certificateNames", &v.certificate_names);
-            w.optional_list("variables", &v.variables);
-            w.optional("networkCount", &v.network_count);
-            w.optional("custom", &v.custom);
-            w.optional("enabled", &v.enabled);
-            w.optional("incommon", &v.incommon);
-            w.optional("microsoftCa", &v.microsoft_ca);
-            w.optional("networkFx", &v.network_fx);
-            w.optional_list("networkIds", &v.network_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for CertificateTemplate {
@@ -2665,11 +2602,8 @@ impl<'de> serde::Deserialize<'de> for CertificateTemplate {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            CertificateTemplate,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = CertificateTemplate {
+        ) -> Option<CertificateTemplate> {
+            Some(CertificateTemplate {
                 identity_group_id: f.optional("identityGroupId"),
                 key_length: f.optional("keyLength"),
                 onboard: f.optional("onboard"),
@@ -2692,9 +2626,7 @@ impl<'de> serde::Deserialize<'de> for CertificateTemplate {
                 network_fx: f.optional("networkFx"),
                 network_ids: f.optional_list("networkIds"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2960,46 +2892,41 @@ pub struct CertificateTemplateOnboard {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for CertificateTemplateOnboard {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("commonNamePattern", &v.common_name_pattern);
+        w.optional("certificateAuthorityId", &v.certificate_authority_id);
+        w.optional("certificateAuthorityName", &v.certificate_authority_name);
+        w.optional("certificateType", &v.certificate_type);
+        w.optional("countryPattern", &v.country_pattern);
+        w.optional("emailPattern", &v.email_pattern);
+        w.optional("keyUsageList", &v.key_usage_list);
+        w.optional("localityPattern", &v.locality_pattern);
+        w.optional("notAfterDate", &v.not_after_date);
+        w.optional("notAfterType", &v.not_after_type);
+        w.optional("notAfterValue", &v.not_after_value);
+        w.optional("notBeforeDate", &v.not_before_date);
+        w.optional("notBeforeType", &v.not_before_type);
+        w.optional("notBeforeValue", &v.not_before_value);
+        w.optional("ocspMonitorCutoffDays", &v.ocsp_monitor_cutoff_days);
+        w.optional("ocspMonitorEnabled", &v.ocsp_monitor_enabled);
+        w.optional("organizationPattern", &v.organization_pattern);
+        w.optional("organizationUnitPattern", &v.organization_unit_pattern);
+        w.optional("sanDnsNamePattern", &v.san_dns_name_pattern);
+        w.optional("sanIpPattern", &v.san_ip_pattern);
+        w.optional("sanOtherNamePattern", &v.san_other_name_pattern);
+        w.optional("sanRidPattern", &v.san_rid_pattern);
+        w.optional("sanUriPattern", &v.san_uri_pattern);
+        w.optional("statePattern", &v.state_pattern);
+        w.optional("subjectAlternativeNamePattern", &v.subject_alternative_name_pattern);
+        w.optional("titlePattern", &v.title_pattern);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for CertificateTemplateOnboard {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CertificateTemplateOnboard,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("commonNamePattern", &v.common_name_pattern);
-            w.optional("certificateAuthorityId", &v.certificate_authority_id);
-            w.optional("certificateAuthorityName", &v.certificate_authority_name);
-            w.optional("certificateType", &v.certificate_type);
-            w.optional("countryPattern", &v.country_pattern);
-            w.optional("emailPattern", &v.email_pattern);
-            w.optional("keyUsageList", &v.key_usage_list);
-            w.optional("localityPattern", &v.locality_pattern);
-            w.optional("notAfterDate", &v.not_after_date);
-            w.optional("notAfterType", &v.not_after_type);
-            w.optional("notAfterValue", &v.not_after_value);
-            w.optional("notBeforeDate", &v.not_before_date);
-            w.optional("notBeforeType", &v.not_before_type);
-            w.optional("notBeforeValue", &v.not_before_value);
-            w.optional("ocspMonitorCutoffDays", &v.ocsp_monitor_cutoff_days);
-            w.optional("ocspMonitorEnabled", &v.ocsp_monitor_enabled);
-            w.optional("organizationPattern", &v.organization_pattern);
-            w.optional("organizationUnitPattern", &v.organization_unit_pattern);
-            w.optional("sanDnsNamePattern", &v.san_dns_name_pattern);
-            w.optional("sanIpPattern", &v.san_ip_pattern);
-            w.optional("sanOtherNamePattern", &v.san_other_name_pattern);
-            w.optional("sanRidPattern", &v.san_rid_pattern);
-            w.optional("sanUriPattern", &v.san_uri_pattern);
-            w.optional("statePattern", &v.state_pattern);
-            w.optional(
-                "subjectAlternativeNamePattern",
-                &v.subject_alternative_name_pattern,
-            );
-            w.optional("titlePattern", &v.title_pattern);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for CertificateTemplateOnboard {
@@ -3008,11 +2935,8 @@ impl<'de> serde::Deserialize<'de> for CertificateTemplateOnboard {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            CertificateTemplateOnboard,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = CertificateTemplateOnboard {
+        ) -> Option<CertificateTemplateOnboard> {
+            Some(CertificateTemplateOnboard {
                 common_name_pattern: f.optional("commonNamePattern"),
                 certificate_authority_id: f.optional("certificateAuthorityId"),
                 certificate_authority_name: f.optional("certificateAuthorityName"),
@@ -3041,9 +2965,7 @@ impl<'de> serde::Deserialize<'de> for CertificateTemplateOnboard {
                     .optional("subjectAlternativeNamePattern"),
                 title_pattern: f.optional("titlePattern"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3250,29 +3172,30 @@ pub struct Chromebook {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Chromebook {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("apiKey", &v.api_key);
+        w.optional("certRemovalType", &v.cert_removal_type);
+        w.optional("enrollmentType", &v.enrollment_type);
+        w.optional("notifyAppId", &v.notify_app_id);
+        w.optional("accountCredential", &v.account_credential);
+        w.field("enabled", &v.enabled);
+        w.optional("type", &v.type_);
+        w.optional("projectId", &v.project_id);
+        w.optional("privateKeyId", &v.private_key_id);
+        w.optional("privateKey", &v.private_key);
+        w.optional("clientEmail", &v.client_email);
+        w.optional("clientId", &v.client_id);
+        w.optional("authUri", &v.auth_uri);
+        w.optional("tokenUri", &v.token_uri);
+        w.optional("enrollmentUrl", &v.enrollment_url);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Chromebook {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Chromebook, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("apiKey", &v.api_key);
-            w.optional("certRemovalType", &v.cert_removal_type);
-            w.optional("enrollmentType", &v.enrollment_type);
-            w.optional("notifyAppId", &v.notify_app_id);
-            w.optional("accountCredential", &v.account_credential);
-            w.field("enabled", &v.enabled);
-            w.optional("type", &v.type_);
-            w.optional("projectId", &v.project_id);
-            w.optional("privateKeyId", &v.private_key_id);
-            w.optional("privateKey", &v.private_key);
-            w.optional("clientEmail", &v.client_email);
-            w.optional("clientId", &v.client_id);
-            w.optional("authUri", &v.auth_uri);
-            w.optional("tokenUri", &v.token_uri);
-            w.optional("enrollmentUrl", &v.enrollment_url);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Chromebook {
@@ -3281,14 +3204,17 @@ impl<'de> serde::Deserialize<'de> for Chromebook {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Chromebook, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Chromebook {
+        ) -> Option<Chromebook> {
+            let Some(r0) = f.required("enabled") else {
+                return None;
+            };
+            Some(Chromebook {
                 api_key: f.optional("apiKey"),
                 cert_removal_type: f.optional("certRemovalType"),
                 enrollment_type: f.optional("enrollmentType"),
                 notify_app_id: f.optional("notifyAppId"),
                 account_credential: f.optional("accountCredential"),
-                enabled: f.required("enabled")?,
+                enabled: r0,
                 type_: f.optional("type"),
                 project_id: f.optional("projectId"),
                 private_key_id: f.optional("privateKeyId"),
@@ -3299,9 +3225,7 @@ impl<'de> serde::Deserialize<'de> for Chromebook {
                 token_uri: f.optional("tokenUri"),
                 enrollment_url: f.optional("enrollmentUrl"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3553,22 +3477,20 @@ pub struct DeviceCertQueryResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DeviceCertQueryResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("totalPages", &v.total_pages);
+        w.optional("page", &v.page);
+        w.optional_list("data", &v.data);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DeviceCertQueryResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DeviceCertQueryResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("page", &v.page);
-            w.optional_list("data", &v.data);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DeviceCertQueryResponse {
@@ -3577,20 +3499,15 @@ impl<'de> serde::Deserialize<'de> for DeviceCertQueryResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DeviceCertQueryResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DeviceCertQueryResponse {
+        ) -> Option<DeviceCertQueryResponse> {
+            Some(DeviceCertQueryResponse {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 total_pages: f.optional("totalPages"),
                 page: f.optional("page"),
                 data: f.optional_list("data"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3691,47 +3608,45 @@ pub struct DeviceCertificate {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DeviceCertificate {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("commonName", &v.common_name);
+        w.optional("createDate", &v.create_date);
+        w.optional("notBeforeDate", &v.not_before_date);
+        w.optional("notAfterDate", &v.not_after_date);
+        w.optional("email", &v.email);
+        w.optional("revocationDate", &v.revocation_date);
+        w.optional("revocationReason", &v.revocation_reason);
+        w.optional("serialNumber", &v.serial_number);
+        w.optional("shaThumbprint", &v.sha_thumbprint);
+        w.optional("publicKeyBase64", &v.public_key_base64);
+        w.optional("organization", &v.organization);
+        w.optional("keyLength", &v.key_length);
+        w.optional("certificateTemplateName", &v.certificate_template_name);
+        w.optional("certificateAuthoritiesName", &v.certificate_authorities_name);
+        w.optional("locality", &v.locality);
+        w.optional("state", &v.state);
+        w.optional("country", &v.country);
+        w.optional("organizationUnit", &v.organization_unit);
+        w.optional_list("keyUsages", &v.key_usages);
+        w.optional("privateKeyBase64", &v.private_key_base64);
+        w.optional("chain", &v.chain);
+        w.optional("details", &v.details);
+        w.optional("description", &v.description);
+        w.optional("enrollmentType", &v.enrollment_type);
+        w.optional("certificateAuthoritiesId", &v.certificate_authorities_id);
+        w.optional("certificateTemplateId", &v.certificate_template_id);
+        w.optional("certificateType", &v.certificate_type);
+        w.optional("identityId", &v.identity_id);
+        w.optional_list("keyUsage", &v.key_usage);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DeviceCertificate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DeviceCertificate,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("commonName", &v.common_name);
-            w.optional("createDate", &v.create_date);
-            w.optional("notBeforeDate", &v.not_before_date);
-            w.optional("notAfterDate", &v.not_after_date);
-            w.optional("email", &v.email);
-            w.optional("revocationDate", &v.revocation_date);
-            w.optional("revocationReason", &v.revocation_reason);
-            w.optional("serialNumber", &v.serial_number);
-            w.optional("shaThumbprint", &v.sha_thumbprint);
-            w.optional("publicKeyBase64", &v.public_key_base64);
-            w.optional("organization", &v.organization);
-            w.optional("keyLength", &v.key_length);
-            w.optional("certificateTemplateName", &v.certificate_template_name);
-            w.optional("certificateAuthoritiesName", &v.certificate_authorities_name);
-            w.optional("locality", &v.locality);
-            w.optional("state", &v.state);
-            w.optional("country", &v.country);
-            w.optional("organizationUnit", &v.organization_unit);
-            w.optional_list("keyUsages", &v.key_usages);
-            w.optional("privateKeyBase64", &v.private_key_base64);
-            w.optional("chain", &v.chain);
-            w.optional("details", &v.details);
-            w.optional("description", &v.description);
-            w.optional("enrollmentType", &v.enrollment_type);
-            w.optional("certificateAuthoritiesId", &v.certificate_authorities_id);
-            w.optional("certificateTemplateId", &v.certificate_template_id);
-            w.optional("certificateType", &v.certificate_type);
-            w.optional("identityId", &v.identity_id);
-            w.optional_list("keyUsage", &v.key_usage);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DeviceCertificate {
@@ -3740,11 +3655,8 @@ impl<'de> serde::Deserialize<'de> for DeviceCertificate {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DeviceCertificate,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DeviceCertificate {
+        ) -> Option<DeviceCertificate> {
+            Some(DeviceCertificate {
                 id: f.optional("id"),
                 common_name: f.optional("commonName"),
                 create_date: f.optional("createDate"),
@@ -3776,9 +3688,7 @@ impl<'de> serde::Deserialize<'de> for DeviceCertificate {
                 identity_id: f.optional("identityId"),
                 key_usage: f.optional_list("keyUsage"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4136,26 +4046,27 @@ pub struct MsiPackage {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MsiPackage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("description", &v.description);
+        w.optional("enabled", &v.enabled);
+        w.optional("name", &v.name);
+        w.optional("allowedSubnets", &v.allowed_subnets);
+        w.optional("blockedSubnets", &v.blocked_subnets);
+        w.field("expirationDate", &v.expiration_date);
+        w.optional("passphrase", &v.passphrase);
+        w.optional("productId", &v.product_id);
+        w.field("productName", &v.product_name);
+        w.field("profileType", &v.profile_type);
+        w.field("usernameVariableSource", &v.username_variable_source);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MsiPackage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MsiPackage, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("description", &v.description);
-            w.optional("enabled", &v.enabled);
-            w.optional("name", &v.name);
-            w.optional("allowedSubnets", &v.allowed_subnets);
-            w.optional("blockedSubnets", &v.blocked_subnets);
-            w.field("expirationDate", &v.expiration_date);
-            w.optional("passphrase", &v.passphrase);
-            w.optional("productId", &v.product_id);
-            w.field("productName", &v.product_name);
-            w.field("profileType", &v.profile_type);
-            w.field("usernameVariableSource", &v.username_variable_source);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MsiPackage {
@@ -4164,24 +4075,30 @@ impl<'de> serde::Deserialize<'de> for MsiPackage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<MsiPackage, ruckus_one_runtime::internal::object::FieldError> {
-            let value = MsiPackage {
+        ) -> Option<MsiPackage> {
+            let (Some(r0), Some(r1), Some(r2), Some(r3)) = (
+                f.required("expirationDate"),
+                f.required("productName"),
+                f.required("profileType"),
+                f.required("usernameVariableSource"),
+            ) else {
+                return None;
+            };
+            Some(MsiPackage {
                 id: f.optional("id"),
                 description: f.optional("description"),
                 enabled: f.optional("enabled"),
                 name: f.optional("name"),
                 allowed_subnets: f.optional("allowedSubnets"),
                 blocked_subnets: f.optional("blockedSubnets"),
-                expiration_date: f.required("expirationDate")?,
+                expiration_date: r0,
                 passphrase: f.optional("passphrase"),
                 product_id: f.optional("productId"),
-                product_name: f.required("productName")?,
-                profile_type: f.required("profileType")?,
-                username_variable_source: f.required("usernameVariableSource")?,
+                product_name: r1,
+                profile_type: r2,
+                username_variable_source: r3,
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4435,28 +4352,26 @@ pub struct Notification {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Notification {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("dateValue", &v.date_value);
+        w.optional("emailSubject", &v.email_subject);
+        w.optional("email", &v.email);
+        w.optional("emailTemplate", &v.email_template);
+        w.optional("notificationEvent", &v.notification_event);
+        w.optional("notificationMethod", &v.notification_method);
+        w.optional("notificationMethodData", &v.notification_method_data);
+        w.optional("smsSubject", &v.sms_subject);
+        w.optional("smsTemplate", &v.sms_template);
+        w.optional("staticDerivedDateType", &v.static_derived_date_type);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Notification {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Notification,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("dateValue", &v.date_value);
-            w.optional("emailSubject", &v.email_subject);
-            w.optional("email", &v.email);
-            w.optional("emailTemplate", &v.email_template);
-            w.optional("notificationEvent", &v.notification_event);
-            w.optional("notificationMethod", &v.notification_method);
-            w.optional("notificationMethodData", &v.notification_method_data);
-            w.optional("smsSubject", &v.sms_subject);
-            w.optional("smsTemplate", &v.sms_template);
-            w.optional("staticDerivedDateType", &v.static_derived_date_type);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Notification {
@@ -4465,8 +4380,8 @@ impl<'de> serde::Deserialize<'de> for Notification {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Notification, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Notification {
+        ) -> Option<Notification> {
+            Some(Notification {
                 id: f.optional("id"),
                 date_value: f.optional("dateValue"),
                 email_subject: f.optional("emailSubject"),
@@ -4479,9 +4394,7 @@ impl<'de> serde::Deserialize<'de> for Notification {
                 sms_template: f.optional("smsTemplate"),
                 static_derived_date_type: f.optional("staticDerivedDateType"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4739,29 +4652,30 @@ pub struct Onboard {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Onboard {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("commonNamePattern", &v.common_name_pattern);
+        w.optional("emailPattern", &v.email_pattern);
+        w.field("notAfterType", &v.not_after_type);
+        w.optional("notAfterValue", &v.not_after_value);
+        w.field("notBeforeType", &v.not_before_type);
+        w.optional("notBeforeValue", &v.not_before_value);
+        w.optional("notAfterDate", &v.not_after_date);
+        w.optional("notBeforeDate", &v.not_before_date);
+        w.optional("organizationPattern", &v.organization_pattern);
+        w.optional("organizationUnitPattern", &v.organization_unit_pattern);
+        w.optional("localityPattern", &v.locality_pattern);
+        w.optional("statePattern", &v.state_pattern);
+        w.optional("countryPattern", &v.country_pattern);
+        w.optional("certificateType", &v.certificate_type);
+        w.optional("certificateAuthorityName", &v.certificate_authority_name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Onboard {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Onboard, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.field("commonNamePattern", &v.common_name_pattern);
-            w.optional("emailPattern", &v.email_pattern);
-            w.field("notAfterType", &v.not_after_type);
-            w.optional("notAfterValue", &v.not_after_value);
-            w.field("notBeforeType", &v.not_before_type);
-            w.optional("notBeforeValue", &v.not_before_value);
-            w.optional("notAfterDate", &v.not_after_date);
-            w.optional("notBeforeDate", &v.not_before_date);
-            w.optional("organizationPattern", &v.organization_pattern);
-            w.optional("organizationUnitPattern", &v.organization_unit_pattern);
-            w.optional("localityPattern", &v.locality_pattern);
-            w.optional("statePattern", &v.state_pattern);
-            w.optional("countryPattern", &v.country_pattern);
-            w.optional("certificateType", &v.certificate_type);
-            w.optional("certificateAuthorityName", &v.certificate_authority_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Onboard {
@@ -4770,13 +4684,20 @@ impl<'de> serde::Deserialize<'de> for Onboard {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Onboard, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Onboard {
-                common_name_pattern: f.required("commonNamePattern")?,
+        ) -> Option<Onboard> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("commonNamePattern"),
+                f.required("notAfterType"),
+                f.required("notBeforeType"),
+            ) else {
+                return None;
+            };
+            Some(Onboard {
+                common_name_pattern: r0,
                 email_pattern: f.optional("emailPattern"),
-                not_after_type: f.required("notAfterType")?,
+                not_after_type: r1,
                 not_after_value: f.optional("notAfterValue"),
-                not_before_type: f.required("notBeforeType")?,
+                not_before_type: r2,
                 not_before_value: f.optional("notBeforeValue"),
                 not_after_date: f.optional("notAfterDate"),
                 not_before_date: f.optional("notBeforeDate"),
@@ -4788,9 +4709,7 @@ impl<'de> serde::Deserialize<'de> for Onboard {
                 certificate_type: f.optional("certificateType"),
                 certificate_authority_name: f.optional("certificateAuthorityName"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5043,35 +4962,34 @@ pub struct Page {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Page {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("totalPages", &v.total_pages);
+        w.optional("totalElements", &v.total_elements);
+        w.optional("size", &v.size);
+        w.optional_list("content", &v.content);
+        w.optional("number", &v.number);
+        w.optional("sort", &v.sort);
+        w.optional("pageable", &v.pageable);
+        w.optional("first", &v.first);
+        w.optional("last", &v.last);
+        w.optional("numberOfElements", &v.number_of_elements);
+        w.optional("empty", &v.empty);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Page {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Page, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("totalPages", &v.total_pages);
-            w.optional("totalElements", &v.total_elements);
-            w.optional("size", &v.size);
-            w.optional_list("content", &v.content);
-            w.optional("number", &v.number);
-            w.optional("sort", &v.sort);
-            w.optional("pageable", &v.pageable);
-            w.optional("first", &v.first);
-            w.optional("last", &v.last);
-            w.optional("numberOfElements", &v.number_of_elements);
-            w.optional("empty", &v.empty);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Page {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Page, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Page {
+        fn fields(f: &mut ruckus_one_runtime::internal::object::Fields) -> Option<Page> {
+            Some(Page {
                 total_pages: f.optional("totalPages"),
                 total_elements: f.optional("totalElements"),
                 size: f.optional("size"),
@@ -5084,9 +5002,7 @@ impl<'de> serde::Deserialize<'de> for Page {
                 number_of_elements: f.optional("numberOfElements"),
                 empty: f.optional("empty"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5203,22 +5119,20 @@ pub struct RadiusProfileCaPage {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for RadiusProfileCaPage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("page", &v.page);
+        w.optional("totalCount", &v.total_count);
+        w.optional_list("data", &v.data);
+        w.optional_list("fields", &v.fields);
+        w.optional("totalPages", &v.total_pages);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for RadiusProfileCaPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RadiusProfileCaPage,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("page", &v.page);
-            w.optional("totalCount", &v.total_count);
-            w.optional_list("data", &v.data);
-            w.optional_list("fields", &v.fields);
-            w.optional("totalPages", &v.total_pages);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for RadiusProfileCaPage {
@@ -5227,20 +5141,15 @@ impl<'de> serde::Deserialize<'de> for RadiusProfileCaPage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            RadiusProfileCaPage,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = RadiusProfileCaPage {
+        ) -> Option<RadiusProfileCaPage> {
+            Some(RadiusProfileCaPage {
                 page: f.optional("page"),
                 total_count: f.optional("totalCount"),
                 data: f.optional_list("data"),
                 fields: f.optional_list("fields"),
                 total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5318,22 +5227,20 @@ pub struct RadiusProfileCertificatePage {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for RadiusProfileCertificatePage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("page", &v.page);
+        w.optional("totalCount", &v.total_count);
+        w.optional_list("data", &v.data);
+        w.optional_list("fields", &v.fields);
+        w.optional("totalPages", &v.total_pages);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for RadiusProfileCertificatePage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RadiusProfileCertificatePage,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("page", &v.page);
-            w.optional("totalCount", &v.total_count);
-            w.optional_list("data", &v.data);
-            w.optional_list("fields", &v.fields);
-            w.optional("totalPages", &v.total_pages);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for RadiusProfileCertificatePage {
@@ -5342,20 +5249,15 @@ impl<'de> serde::Deserialize<'de> for RadiusProfileCertificatePage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            RadiusProfileCertificatePage,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = RadiusProfileCertificatePage {
+        ) -> Option<RadiusProfileCertificatePage> {
+            Some(RadiusProfileCertificatePage {
                 page: f.optional("page"),
                 total_count: f.optional("totalCount"),
                 data: f.optional_list("data"),
                 fields: f.optional_list("fields"),
                 total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5416,18 +5318,16 @@ pub struct SamlIdpProfileAction {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SamlIdpProfileAction {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("action", &v.action);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SamlIdpProfileAction {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SamlIdpProfileAction,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("action", &v.action);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SamlIdpProfileAction {
@@ -5436,16 +5336,11 @@ impl<'de> serde::Deserialize<'de> for SamlIdpProfileAction {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            SamlIdpProfileAction,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = SamlIdpProfileAction {
+        ) -> Option<SamlIdpProfileAction> {
+            Some(SamlIdpProfileAction {
                 action: f.optional("action"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5553,35 +5448,30 @@ pub struct SamlIdpProfileRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SamlIdpProfileRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("name", &v.name);
+        w.optional("metadata", &v.metadata);
+        w.optional("metadataUrl", &v.metadata_url);
+        w.optional("updatedDate", &v.updated_date);
+        w.optional_list("attributeMappings", &v.attribute_mappings);
+        w.optional(
+            "authenticationRequestSignedEnabled",
+            &v.authentication_request_signed_enabled,
+        );
+        w.optional("encryptionCertificateEnabled", &v.encryption_certificate_enabled);
+        w.optional("id", &v.id);
+        w.optional("signingCertificateEnabled", &v.signing_certificate_enabled);
+        w.optional("signingCertificateId", &v.signing_certificate_id);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SamlIdpProfileRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SamlIdpProfileRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("name", &v.name);
-            w.optional("metadata", &v.metadata);
-            w.optional("metadataUrl", &v.metadata_url);
-            w.optional("updatedDate", &v.updated_date);
-            w.optional_list("attributeMappings", &v.attribute_mappings);
-            w.optional(
-                "authenticationRequestSignedEnabled",
-                &v.authentication_request_signed_enabled,
-            );
-            w.optional(
-                "encryptionCertificateEnabled",
-                &v.encryption_certificate_enabled,
-            );
-            w.optional("id", &v.id);
-            w.optional("signingCertificateEnabled", &v.signing_certificate_enabled);
-            w.optional("signingCertificateId", &v.signing_certificate_id);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SamlIdpProfileRequest {
@@ -5590,12 +5480,12 @@ impl<'de> serde::Deserialize<'de> for SamlIdpProfileRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            SamlIdpProfileRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = SamlIdpProfileRequest {
-                name: f.required("name")?,
+        ) -> Option<SamlIdpProfileRequest> {
+            let Some(r0) = f.required("name") else {
+                return None;
+            };
+            Some(SamlIdpProfileRequest {
+                name: r0,
                 metadata: f.optional("metadata"),
                 metadata_url: f.optional("metadataUrl"),
                 updated_date: f.optional("updatedDate"),
@@ -5610,9 +5500,7 @@ impl<'de> serde::Deserialize<'de> for SamlIdpProfileRequest {
                 tenant_id: f.optional("tenantId"),
                 wifi_network_ids: f.optional_list("wifiNetworkIds"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5748,32 +5636,33 @@ pub struct ScepKey {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ScepKey {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("challengePassword", &v.challenge_password);
+        w.optional("overrideDays", &v.override_days);
+        w.optional("id", &v.id);
+        w.optional("description", &v.description);
+        w.optional("enabled", &v.enabled);
+        w.optional("name", &v.name);
+        w.optional("allowedSubnets", &v.allowed_subnets);
+        w.optional("blockedSubnets", &v.blocked_subnets);
+        w.optional("expirationDate", &v.expiration_date);
+        w.optional("scepKey", &v.scep_key);
+        w.optional("cnValue1", &v.cn_value1);
+        w.optional("cnValue2", &v.cn_value2);
+        w.optional("cnValue3", &v.cn_value3);
+        w.optional("challengePasswordType", &v.challenge_password_type);
+        w.optional("intuneTenantId", &v.intune_tenant_id);
+        w.optional("azureApplicationId", &v.azure_application_id);
+        w.optional("azureApplicationKey", &v.azure_application_key);
+        w.optional("enrollmentUrl", &v.enrollment_url);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ScepKey {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ScepKey, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("challengePassword", &v.challenge_password);
-            w.optional("overrideDays", &v.override_days);
-            w.optional("id", &v.id);
-            w.optional("description", &v.description);
-            w.optional("enabled", &v.enabled);
-            w.optional("name", &v.name);
-            w.optional("allowedSubnets", &v.allowed_subnets);
-            w.optional("blockedSubnets", &v.blocked_subnets);
-            w.optional("expirationDate", &v.expiration_date);
-            w.optional("scepKey", &v.scep_key);
-            w.optional("cnValue1", &v.cn_value1);
-            w.optional("cnValue2", &v.cn_value2);
-            w.optional("cnValue3", &v.cn_value3);
-            w.optional("challengePasswordType", &v.challenge_password_type);
-            w.optional("intuneTenantId", &v.intune_tenant_id);
-            w.optional("azureApplicationId", &v.azure_application_id);
-            w.optional("azureApplicationKey", &v.azure_application_key);
-            w.optional("enrollmentUrl", &v.enrollment_url);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ScepKey {
@@ -5782,8 +5671,8 @@ impl<'de> serde::Deserialize<'de> for ScepKey {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ScepKey, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ScepKey {
+        ) -> Option<ScepKey> {
+            Some(ScepKey {
                 challenge_password: f.optional("challengePassword"),
                 override_days: f.optional("overrideDays"),
                 id: f.optional("id"),
@@ -5803,9 +5692,7 @@ impl<'de> serde::Deserialize<'de> for ScepKey {
                 azure_application_key: f.optional("azureApplicationKey"),
                 enrollment_url: f.optional("enrollmentUrl"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6215,19 +6102,17 @@ pub struct TemplateFilters {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for TemplateFilters {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("caId", &v.ca_id);
+        w.optional("networkId", &v.network_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for TemplateFilters {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &TemplateFilters,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("caId", &v.ca_id);
-            w.optional("networkId", &v.network_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for TemplateFilters {
@@ -6236,14 +6121,12 @@ impl<'de> serde::Deserialize<'de> for TemplateFilters {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<TemplateFilters, ruckus_one_runtime::internal::object::FieldError> {
-            let value = TemplateFilters {
+        ) -> Option<TemplateFilters> {
+            Some(TemplateFilters {
                 ca_id: f.optional_list("caId"),
                 network_id: f.optional("networkId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6289,16 +6172,17 @@ pub struct UpdateCa {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UpdateCa {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UpdateCa {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UpdateCa, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpdateCa {
@@ -6307,14 +6191,12 @@ impl<'de> serde::Deserialize<'de> for UpdateCa {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<UpdateCa, ruckus_one_runtime::internal::object::FieldError> {
-            let value = UpdateCa {
+        ) -> Option<UpdateCa> {
+            Some(UpdateCa {
                 name: f.optional("name"),
                 description: f.optional("description"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6358,18 +6240,16 @@ pub struct UpdateCertificate {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UpdateCertificate {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("revocationReason", &v.revocation_reason);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UpdateCertificate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UpdateCertificate,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("revocationReason", &v.revocation_reason);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpdateCertificate {
@@ -6378,16 +6258,11 @@ impl<'de> serde::Deserialize<'de> for UpdateCertificate {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            UpdateCertificate,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = UpdateCertificate {
+        ) -> Option<UpdateCertificate> {
+            Some(UpdateCertificate {
                 revocation_reason: f.optional("revocationReason"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6433,24 +6308,22 @@ pub struct UpdateCertificateTemplate {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UpdateCertificateTemplate {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("description", &v.description);
+        w.optional("name", &v.name);
+        w.optional("defaultAccess", &v.default_access);
+        w.optional("onboard", &v.onboard);
+        w.optional("chromebook", &v.chromebook);
+        w.optional("keyLength", &v.key_length);
+        w.optional("algorithm", &v.algorithm);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UpdateCertificateTemplate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UpdateCertificateTemplate,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("description", &v.description);
-            w.optional("name", &v.name);
-            w.optional("defaultAccess", &v.default_access);
-            w.optional("onboard", &v.onboard);
-            w.optional("chromebook", &v.chromebook);
-            w.optional("keyLength", &v.key_length);
-            w.optional("algorithm", &v.algorithm);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpdateCertificateTemplate {
@@ -6459,11 +6332,8 @@ impl<'de> serde::Deserialize<'de> for UpdateCertificateTemplate {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            UpdateCertificateTemplate,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = UpdateCertificateTemplate {
+        ) -> Option<UpdateCertificateTemplate> {
+            Some(UpdateCertificateTemplate {
                 description: f.optional("description"),
                 name: f.optional("name"),
                 default_access: f.optional("defaultAccess"),
@@ -6472,9 +6342,7 @@ impl<'de> serde::Deserialize<'de> for UpdateCertificateTemplate {
                 key_length: f.optional("keyLength"),
                 algorithm: f.optional("algorithm"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6554,21 +6422,19 @@ pub struct UpdateServerCertificate {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for UpdateServerCertificate {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.optional("revocationReason", &v.revocation_reason);
+        w.optional("description", &v.description);
+        w.optional("notAfterDate", &v.not_after_date);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for UpdateServerCertificate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UpdateServerCertificate,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("name", &v.name);
-            w.optional("revocationReason", &v.revocation_reason);
-            w.optional("description", &v.description);
-            w.optional("notAfterDate", &v.not_after_date);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpdateServerCertificate {
@@ -6577,19 +6443,14 @@ impl<'de> serde::Deserialize<'de> for UpdateServerCertificate {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            UpdateServerCertificate,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = UpdateServerCertificate {
+        ) -> Option<UpdateServerCertificate> {
+            Some(UpdateServerCertificate {
                 name: f.optional("name"),
                 revocation_reason: f.optional("revocationReason"),
                 description: f.optional("description"),
                 not_after_date: f.optional("notAfterDate"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

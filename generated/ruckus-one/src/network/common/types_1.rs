@@ -29,24 +29,26 @@ pub struct AaaServer {
     >,
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
+impl ruckus_one_runtime::internal::object::WriteFields for AaaServer {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.optional("username", &v.username);
+        w.optional("password", &v.password);
+        w.optional("purpose", &v.purpose);
+        w.optional("level", &v.level);
+        w.optional("serverType", &v.server_type);
+        w.optional("secret", &v.secret);
+        w.optional("ip", &v.ip);
+        w.optional("acctPort", &v.acct_port);
+        w.optional("authPort", &v.auth_port);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaServer {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AaaServer, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("name", &v.name);
-            w.optional("username", &v.username);
-            w.optional("password", &v.password);
-            w.optional("purpose", &v.purpose);
-            w.optional("level", &v.level);
-            w.optional("serverType", &v.server_type);
-            w.optional("secret", &v.secret);
-            w.optional("ip", &v.ip);
-            w.optional("acctPort", &v.acct_port);
-            w.optional("authPort", &v.auth_port);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
@@ -56,8 +58,8 @@ impl<'de> serde::Deserialize<'de> for AaaServer {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AaaServer, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AaaServer {
+        ) -> Option<AaaServer> {
+            Some(AaaServer {
                 name: f.optional("name"),
                 username: f.optional("username"),
                 password: f.optional("password"),
@@ -69,9 +71,7 @@ impl<'de> serde::Deserialize<'de> for AaaServer {
                 acct_port: f.optional("acctPort"),
                 auth_port: f.optional("authPort"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -187,30 +187,29 @@ pub struct AaaServerBo {
     >,
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
+impl ruckus_one_runtime::internal::object::WriteFields for AaaServerBo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("acctPort", &v.acct_port);
+        w.optional("authPort", &v.auth_port);
+        w.optional("ip", &v.ip);
+        w.optional("level", &v.level);
+        w.optional("name", &v.name);
+        w.optional("password", &v.password);
+        w.optional("encryptedPassword", &v.encrypted_password);
+        w.optional("purpose", &v.purpose);
+        w.optional("secret", &v.secret);
+        w.optional("serverType", &v.server_type);
+        w.optional("username", &v.username);
+        w.optional("authEnable", &v.auth_enable);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaServerBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AaaServerBo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("acctPort", &v.acct_port);
-            w.optional("authPort", &v.auth_port);
-            w.optional("ip", &v.ip);
-            w.optional("level", &v.level);
-            w.optional("name", &v.name);
-            w.optional("password", &v.password);
-            w.optional("encryptedPassword", &v.encrypted_password);
-            w.optional("purpose", &v.purpose);
-            w.optional("secret", &v.secret);
-            w.optional("serverType", &v.server_type);
-            w.optional("username", &v.username);
-            w.optional("authEnable", &v.auth_enable);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
@@ -220,8 +219,8 @@ impl<'de> serde::Deserialize<'de> for AaaServerBo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AaaServerBo, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AaaServerBo {
+        ) -> Option<AaaServerBo> {
+            Some(AaaServerBo {
                 id: f.optional("id"),
                 acct_port: f.optional("acctPort"),
                 auth_port: f.optional("authPort"),
@@ -236,9 +235,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerBo {
                 username: f.optional("username"),
                 auth_enable: f.optional("authEnable"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -517,31 +514,30 @@ pub struct AaaServerV1 {
     >,
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
+impl ruckus_one_runtime::internal::object::WriteFields for AaaServerV1 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("username", &v.username);
+        w.optional("password", &v.password);
+        w.optional("purpose", &v.purpose);
+        w.optional("level", &v.level);
+        w.optional("serverType", &v.server_type);
+        w.optional("secret", &v.secret);
+        w.optional("ip", &v.ip);
+        w.optional("acctPort", &v.acct_port);
+        w.optional("authPort", &v.auth_port);
+        w.optional("switchCountInVenue", &v.switch_count_in_venue);
+        w.optional("syncedPasswordSwitchCount", &v.synced_password_switch_count);
+        w.optional_list("aaaServerViewList", &v.aaa_server_view_list);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaServerV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AaaServerV1,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("username", &v.username);
-            w.optional("password", &v.password);
-            w.optional("purpose", &v.purpose);
-            w.optional("level", &v.level);
-            w.optional("serverType", &v.server_type);
-            w.optional("secret", &v.secret);
-            w.optional("ip", &v.ip);
-            w.optional("acctPort", &v.acct_port);
-            w.optional("authPort", &v.auth_port);
-            w.optional("switchCountInVenue", &v.switch_count_in_venue);
-            w.optional("syncedPasswordSwitchCount", &v.synced_password_switch_count);
-            w.optional_list("aaaServerViewList", &v.aaa_server_view_list);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
@@ -551,8 +547,8 @@ impl<'de> serde::Deserialize<'de> for AaaServerV1 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AaaServerV1, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AaaServerV1 {
+        ) -> Option<AaaServerV1> {
+            Some(AaaServerV1 {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 username: f.optional("username"),
@@ -568,9 +564,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerV1 {
                 synced_password_switch_count: f.optional("syncedPasswordSwitchCount"),
                 aaa_server_view_list: f.optional_list("aaaServerViewList"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -695,19 +689,18 @@ pub struct AaaSettingResponse {
     >,
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
+impl ruckus_one_runtime::internal::object::WriteFields for AaaSettingResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaSettingResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AaaSettingResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
@@ -717,17 +710,12 @@ impl<'de> serde::Deserialize<'de> for AaaSettingResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AaaSettingResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AaaSettingResponse {
+        ) -> Option<AaaSettingResponse> {
+            Some(AaaSettingResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -796,41 +784,40 @@ pub struct AaaSettingView {
     >,
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
+impl ruckus_one_runtime::internal::object::WriteFields for AaaSettingView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("authnEnabledSsh", &v.authn_enabled_ssh);
+        w.optional("authnFirstPref", &v.authn_first_pref);
+        w.optional("authnSecondPref", &v.authn_second_pref);
+        w.optional("authnThirdPref", &v.authn_third_pref);
+        w.optional("authnFourthPref", &v.authn_fourth_pref);
+        w.optional("authzEnabledCommand", &v.authz_enabled_command);
+        w.optional("authzEnabledExec", &v.authz_enabled_exec);
+        w.optional("authzCommonsLevel", &v.authz_commons_level);
+        w.optional("authzCommonsFirstServer", &v.authz_commons_first_server);
+        w.optional("authzCommonsSecondServer", &v.authz_commons_second_server);
+        w.optional("authzCommonsThirdServer", &v.authz_commons_third_server);
+        w.optional("authzExecFirstServer", &v.authz_exec_first_server);
+        w.optional("authzExecSecondServer", &v.authz_exec_second_server);
+        w.optional("authzExecThirdServer", &v.authz_exec_third_server);
+        w.optional("acctEnabledCommand", &v.acct_enabled_command);
+        w.optional("acctEnabledExec", &v.acct_enabled_exec);
+        w.optional("acctCommonsLevel", &v.acct_commons_level);
+        w.optional("acctCommonsFirstServer", &v.acct_commons_first_server);
+        w.optional("acctCommonsSecondServer", &v.acct_commons_second_server);
+        w.optional("acctCommonsThirdServer", &v.acct_commons_third_server);
+        w.optional("acctExecFirstServer", &v.acct_exec_first_server);
+        w.optional("acctExecSecondServer", &v.acct_exec_second_server);
+        w.optional("acctExecThirdServer", &v.acct_exec_third_server);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaSettingView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AaaSettingView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("authnEnabledSsh", &v.authn_enabled_ssh);
-            w.optional("authnFirstPref", &v.authn_first_pref);
-            w.optional("authnSecondPref", &v.authn_second_pref);
-            w.optional("authnThirdPref", &v.authn_third_pref);
-            w.optional("authnFourthPref", &v.authn_fourth_pref);
-            w.optional("authzEnabledCommand", &v.authz_enabled_command);
-            w.optional("authzEnabledExec", &v.authz_enabled_exec);
-            w.optional("authzCommonsLevel", &v.authz_commons_level);
-            w.optional("authzCommonsFirstServer", &v.authz_commons_first_server);
-            w.optional("authzCommonsSecondServer", &v.authz_commons_second_server);
-            w.optional("authzCommonsThirdServer", &v.authz_commons_third_server);
-            w.optional("authzExecFirstServer", &v.authz_exec_first_server);
-            w.optional("authzExecSecondServer", &v.authz_exec_second_server);
-            w.optional("authzExecThirdServer", &v.authz_exec_third_server);
-            w.optional("acctEnabledCommand", &v.acct_enabled_command);
-            w.optional("acctEnabledExec", &v.acct_enabled_exec);
-            w.optional("acctCommonsLevel", &v.acct_commons_level);
-            w.optional("acctCommonsFirstServer", &v.acct_commons_first_server);
-            w.optional("acctCommonsSecondServer", &v.acct_commons_second_server);
-            w.optional("acctCommonsThirdServer", &v.acct_commons_third_server);
-            w.optional("acctExecFirstServer", &v.acct_exec_first_server);
-            w.optional("acctExecSecondServer", &v.acct_exec_second_server);
-            w.optional("acctExecThirdServer", &v.acct_exec_third_server);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
@@ -840,8 +827,8 @@ impl<'de> serde::Deserialize<'de> for AaaSettingView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AaaSettingView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AaaSettingView {
+        ) -> Option<AaaSettingView> {
+            Some(AaaSettingView {
                 id: f.optional("id"),
                 authn_enabled_ssh: f.optional("authnEnabledSsh"),
                 authn_first_pref: f.optional("authnFirstPref"),
@@ -867,9 +854,7 @@ impl<'de> serde::Deserialize<'de> for AaaSettingView {
                 acct_exec_second_server: f.optional("acctExecSecondServer"),
                 acct_exec_third_server: f.optional("acctExecThirdServer"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1062,26 +1047,25 @@ pub struct AaaWifiNetwork {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for AaaWifiNetwork {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("useCertificateTemplate", &v.use_certificate_template);
+        w.field("wlan", &v.wlan);
+        w.optional("enableAccountingProxy", &v.enable_accounting_proxy);
+        w.optional("enableAuthProxy", &v.enable_auth_proxy);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional_list("venues", &v.venues);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for AaaWifiNetwork {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AaaWifiNetwork,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("useCertificateTemplate", &v.use_certificate_template);
-            w.field("wlan", &v.wlan);
-            w.optional("enableAccountingProxy", &v.enable_accounting_proxy);
-            w.optional("enableAuthProxy", &v.enable_auth_proxy);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional_list("venues", &v.venues);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -1091,21 +1075,22 @@ impl<'de> serde::Deserialize<'de> for AaaWifiNetwork {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AaaWifiNetwork, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AaaWifiNetwork {
+        ) -> Option<AaaWifiNetwork> {
+            let Some(r0) = f.required("wlan") else {
+                return None;
+            };
+            Some(AaaWifiNetwork {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 description: f.optional("description"),
                 use_certificate_template: f.optional("useCertificateTemplate"),
-                wlan: f.required("wlan")?,
+                wlan: r0,
                 enable_accounting_proxy: f.optional("enableAccountingProxy"),
                 enable_auth_proxy: f.optional("enableAuthProxy"),
                 tenant_id: f.optional("tenantId"),
                 venues: f.optional_list("venues"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1203,25 +1188,24 @@ pub struct AaaWifiNetworkVenue {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for AaaWifiNetworkVenue {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("allApGroupsRadio", &v.all_ap_groups_radio);
+        w.optional_list("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
+        w.optional("dual5gEnabled", &v.dual5g_enabled);
+        w.optional("id", &v.id);
+        w.optional("isAllApGroups", &v.is_all_ap_groups);
+        w.optional("networkId", &v.network_id);
+        w.optional("tripleBandEnabled", &v.triple_band_enabled);
+        w.optional("venueId", &v.venue_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for AaaWifiNetworkVenue {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AaaWifiNetworkVenue,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("allApGroupsRadio", &v.all_ap_groups_radio);
-            w.optional_list("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
-            w.optional("dual5gEnabled", &v.dual5g_enabled);
-            w.optional("id", &v.id);
-            w.optional("isAllApGroups", &v.is_all_ap_groups);
-            w.optional("networkId", &v.network_id);
-            w.optional("tripleBandEnabled", &v.triple_band_enabled);
-            w.optional("venueId", &v.venue_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -1231,11 +1215,8 @@ impl<'de> serde::Deserialize<'de> for AaaWifiNetworkVenue {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AaaWifiNetworkVenue,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AaaWifiNetworkVenue {
+        ) -> Option<AaaWifiNetworkVenue> {
+            Some(AaaWifiNetworkVenue {
                 all_ap_groups_radio: f.optional("allApGroupsRadio"),
                 all_ap_groups_radio_types: f.optional_list("allApGroupsRadioTypes"),
                 dual5g_enabled: f.optional("dual5gEnabled"),
@@ -1245,9 +1226,7 @@ impl<'de> serde::Deserialize<'de> for AaaWifiNetworkVenue {
                 triple_band_enabled: f.optional("tripleBandEnabled"),
                 venue_id: f.optional("venueId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1347,29 +1326,28 @@ pub struct AaaWifiWlan {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for AaaWifiWlan {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("advancedCustomization", &v.advanced_customization);
+        w.optional("bypassCNA", &v.bypass_cna);
+        w.optional(
+            "bypassCPUsingMacAddressAuthentication",
+            &v.bypass_cp_using_mac_address_authentication,
+        );
+        w.optional("enabled", &v.enabled);
+        w.optional("macAddressAuthentication", &v.mac_address_authentication);
+        w.optional("managementFrameProtection", &v.management_frame_protection);
+        w.field("ssid", &v.ssid);
+        w.optional("vlanId", &v.vlan_id);
+        w.optional("wlanSecurity", &v.wlan_security);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for AaaWifiWlan {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AaaWifiWlan,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("advancedCustomization", &v.advanced_customization);
-            w.optional("bypassCNA", &v.bypass_cna);
-            w.optional(
-                "bypassCPUsingMacAddressAuthentication",
-                &v.bypass_cp_using_mac_address_authentication,
-            );
-            w.optional("enabled", &v.enabled);
-            w.optional("macAddressAuthentication", &v.mac_address_authentication);
-            w.optional("managementFrameProtection", &v.management_frame_protection);
-            w.field("ssid", &v.ssid);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("wlanSecurity", &v.wlan_security);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -1379,8 +1357,11 @@ impl<'de> serde::Deserialize<'de> for AaaWifiWlan {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AaaWifiWlan, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AaaWifiWlan {
+        ) -> Option<AaaWifiWlan> {
+            let Some(r0) = f.required("ssid") else {
+                return None;
+            };
+            Some(AaaWifiWlan {
                 advanced_customization: f.optional("advancedCustomization"),
                 bypass_cna: f.optional("bypassCNA"),
                 bypass_cp_using_mac_address_authentication: f
@@ -1388,13 +1369,11 @@ impl<'de> serde::Deserialize<'de> for AaaWifiWlan {
                 enabled: f.optional("enabled"),
                 mac_address_authentication: f.optional("macAddressAuthentication"),
                 management_frame_protection: f.optional("managementFrameProtection"),
-                ssid: f.required("ssid")?,
+                ssid: r0,
                 vlan_id: f.optional("vlanId"),
                 wlan_security: f.optional("wlanSecurity"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1557,21 +1536,22 @@ pub struct AccessControlProfile {
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for AccessControlProfile {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("description", &v.description);
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional("rateLimiting", &v.rate_limiting);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for AccessControlProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AccessControlProfile,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("description", &v.description);
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("rateLimiting", &v.rate_limiting);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -1583,19 +1563,17 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfile {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AccessControlProfile,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AccessControlProfile {
+        ) -> Option<AccessControlProfile> {
+            let Some(r0) = f.required("name") else {
+                return None;
+            };
+            Some(AccessControlProfile {
                 description: f.optional("description"),
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: r0,
                 rate_limiting: f.optional("rateLimiting"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1668,30 +1646,32 @@ pub struct AccessControlProfileQueryData {
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for AccessControlProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("l2AclPolicyName", &v.l2_acl_policy_name);
+        w.optional("l2AclPolicyId", &v.l2_acl_policy_id);
+        w.optional("l3AclPolicyName", &v.l3_acl_policy_name);
+        w.optional("l3AclPolicyId", &v.l3_acl_policy_id);
+        w.optional("devicePolicyName", &v.device_policy_name);
+        w.optional("devicePolicyId", &v.device_policy_id);
+        w.optional("applicationPolicyName", &v.application_policy_name);
+        w.optional("applicationPolicyId", &v.application_policy_id);
+        w.optional("clientRateUpLinkLimit", &v.client_rate_up_link_limit);
+        w.optional("clientRateDownLinkLimit", &v.client_rate_down_link_limit);
+        w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for AccessControlProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AccessControlProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("l2AclPolicyName", &v.l2_acl_policy_name);
-            w.optional("l2AclPolicyId", &v.l2_acl_policy_id);
-            w.optional("l3AclPolicyName", &v.l3_acl_policy_name);
-            w.optional("l3AclPolicyId", &v.l3_acl_policy_id);
-            w.optional("devicePolicyName", &v.device_policy_name);
-            w.optional("devicePolicyId", &v.device_policy_id);
-            w.optional("applicationPolicyName", &v.application_policy_name);
-            w.optional("applicationPolicyId", &v.application_policy_id);
-            w.optional("clientRateUpLinkLimit", &v.client_rate_up_link_limit);
-            w.optional("clientRateDownLinkLimit", &v.client_rate_down_link_limit);
-            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -1703,11 +1683,8 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfileQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AccessControlProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AccessControlProfileQueryData {
+        ) -> Option<AccessControlProfileQueryData> {
+            Some(AccessControlProfileQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 l2_acl_policy_name: f.optional("l2AclPolicyName"),
@@ -1722,9 +1699,7 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfileQueryData {
                 client_rate_down_link_limit: f.optional("clientRateDownLinkLimit"),
                 wifi_network_ids: f.optional_list("wifiNetworkIds"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1853,20 +1828,27 @@ pub struct AclBo {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for AclBo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("switchId", &v.switch_id);
+        w.optional("name", &v.name);
+        w.optional("aclType", &v.acl_type);
+        w.optional_list("aclRules", &v.acl_rules);
+        w.optional("uniqueName", &v.unique_name);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AclBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AclBo, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("switchId", &v.switch_id);
-            w.optional("name", &v.name);
-            w.optional("aclType", &v.acl_type);
-            w.optional_list("aclRules", &v.acl_rules);
-            w.optional("uniqueName", &v.unique_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -1881,8 +1863,8 @@ impl<'de> serde::Deserialize<'de> for AclBo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AclBo, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AclBo {
+        ) -> Option<AclBo> {
+            Some(AclBo {
                 id: f.optional("id"),
                 switch_id: f.optional("switchId"),
                 name: f.optional("name"),
@@ -1890,9 +1872,7 @@ impl<'de> serde::Deserialize<'de> for AclBo {
                 acl_rules: f.optional_list("aclRules"),
                 unique_name: f.optional("uniqueName"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1992,26 +1972,33 @@ pub struct AclRuleBo {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for AclRuleBo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("sequence", &v.sequence);
+        w.optional("action", &v.action);
+        w.optional("protocol", &v.protocol);
+        w.optional("source", &v.source);
+        w.optional("sourcePort", &v.source_port);
+        w.optional("destination", &v.destination);
+        w.optional("destinationPort", &v.destination_port);
+        w.optional("dscpMatching", &v.dscp_matching);
+        w.optional("dscpMarking", &v.dscp_marking);
+        w.optional("internalPriority", &v.internal_priority);
+        w.optional("typeIp", &v.type_ip);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AclRuleBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AclRuleBo, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("sequence", &v.sequence);
-            w.optional("action", &v.action);
-            w.optional("protocol", &v.protocol);
-            w.optional("source", &v.source);
-            w.optional("sourcePort", &v.source_port);
-            w.optional("destination", &v.destination);
-            w.optional("destinationPort", &v.destination_port);
-            w.optional("dscpMatching", &v.dscp_matching);
-            w.optional("dscpMarking", &v.dscp_marking);
-            w.optional("internalPriority", &v.internal_priority);
-            w.optional("typeIp", &v.type_ip);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -2026,8 +2013,8 @@ impl<'de> serde::Deserialize<'de> for AclRuleBo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AclRuleBo, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AclRuleBo {
+        ) -> Option<AclRuleBo> {
+            Some(AclRuleBo {
                 id: f.optional("id"),
                 sequence: f.optional("sequence"),
                 action: f.optional("action"),
@@ -2041,9 +2028,7 @@ impl<'de> serde::Deserialize<'de> for AclRuleBo {
                 internal_priority: f.optional("internalPriority"),
                 type_ip: f.optional("typeIp"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2187,28 +2172,34 @@ pub struct AclRuleView {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for AclRuleView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("sequence", &v.sequence);
+        w.optional("action", &v.action);
+        w.optional("destination", &v.destination);
+        w.optional("destinationPort", &v.destination_port);
+        w.optional("protocol", &v.protocol);
+        w.optional("source", &v.source);
+        w.optional("sourcePort", &v.source_port);
+        w.optional("dscpMatching", &v.dscp_matching);
+        w.optional("dscpMarking", &v.dscp_marking);
+        w.optional("internalPriority", &v.internal_priority);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AclRuleView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AclRuleView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("sequence", &v.sequence);
-            w.optional("action", &v.action);
-            w.optional("destination", &v.destination);
-            w.optional("destinationPort", &v.destination_port);
-            w.optional("protocol", &v.protocol);
-            w.optional("source", &v.source);
-            w.optional("sourcePort", &v.source_port);
-            w.optional("dscpMatching", &v.dscp_matching);
-            w.optional("dscpMarking", &v.dscp_marking);
-            w.optional("internalPriority", &v.internal_priority);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -2225,8 +2216,8 @@ impl<'de> serde::Deserialize<'de> for AclRuleView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AclRuleView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AclRuleView {
+        ) -> Option<AclRuleView> {
+            Some(AclRuleView {
                 id: f.optional("id"),
                 sequence: f.optional("sequence"),
                 action: f.optional("action"),
@@ -2239,9 +2230,7 @@ impl<'de> serde::Deserialize<'de> for AclRuleView {
                 dscp_marking: f.optional("dscpMarking"),
                 internal_priority: f.optional("internalPriority"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2474,19 +2463,28 @@ pub struct AclView {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for AclView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("aclType", &v.acl_type);
+        w.optional_list("aclRules", &v.acl_rules);
+        w.optional_list("aclViewList", &v.acl_view_list);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AclView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AclView, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("aclType", &v.acl_type);
-            w.optional_list("aclRules", &v.acl_rules);
-            w.optional_list("aclViewList", &v.acl_view_list);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -2503,17 +2501,15 @@ impl<'de> serde::Deserialize<'de> for AclView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AclView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AclView {
+        ) -> Option<AclView> {
+            Some(AclView {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 acl_type: f.optional("aclType"),
                 acl_rules: f.optional_list("aclRules"),
                 acl_view_list: f.optional_list("aclViewList"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2596,20 +2592,24 @@ pub struct AcxCliTemplateVariableBo {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for AcxCliTemplateVariableBo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.optional("value", &v.value);
+        w.optional("type", &v.type_);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AcxCliTemplateVariableBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AcxCliTemplateVariableBo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("name", &v.name);
-            w.optional("value", &v.value);
-            w.optional("type", &v.type_);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -2624,18 +2624,13 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableBo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AcxCliTemplateVariableBo,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AcxCliTemplateVariableBo {
+        ) -> Option<AcxCliTemplateVariableBo> {
+            Some(AcxCliTemplateVariableBo {
                 name: f.optional("name"),
                 value: f.optional("value"),
                 type_: f.optional("type"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2714,25 +2709,29 @@ pub struct AcxCliTemplateVariableView {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for AcxCliTemplateVariableView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.optional("type", &v.type_);
+        w.optional("value", &v.value);
+        w.optional("rangeStart", &v.range_start);
+        w.optional("rangeEnd", &v.range_end);
+        w.optional("ipAddressStart", &v.ip_address_start);
+        w.optional("ipAddressEnd", &v.ip_address_end);
+        w.optional("subMask", &v.sub_mask);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AcxCliTemplateVariableView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AcxCliTemplateVariableView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("name", &v.name);
-            w.optional("type", &v.type_);
-            w.optional("value", &v.value);
-            w.optional("rangeStart", &v.range_start);
-            w.optional("rangeEnd", &v.range_end);
-            w.optional("ipAddressStart", &v.ip_address_start);
-            w.optional("ipAddressEnd", &v.ip_address_end);
-            w.optional("subMask", &v.sub_mask);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -2747,11 +2746,8 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AcxCliTemplateVariableView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AcxCliTemplateVariableView {
+        ) -> Option<AcxCliTemplateVariableView> {
+            Some(AcxCliTemplateVariableView {
                 name: f.optional("name"),
                 type_: f.optional("type"),
                 value: f.optional("value"),
@@ -2761,9 +2757,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableView {
                 ip_address_end: f.optional("ipAddressEnd"),
                 sub_mask: f.optional("subMask"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2962,24 +2956,28 @@ pub struct AcxVenueCliTemplateBo {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for AcxVenueCliTemplateBo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("cli", &v.cli);
+        w.optional("switchModels", &v.switch_models);
+        w.optional_list("variables", &v.variables);
+        w.optional("overwrite", &v.overwrite);
+        w.optional_list("customizedSerialSet", &v.customized_serial_set);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AcxVenueCliTemplateBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AcxVenueCliTemplateBo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("cli", &v.cli);
-            w.optional("switchModels", &v.switch_models);
-            w.optional_list("variables", &v.variables);
-            w.optional("overwrite", &v.overwrite);
-            w.optional_list("customizedSerialSet", &v.customized_serial_set);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -2994,11 +2992,8 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateBo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AcxVenueCliTemplateBo,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AcxVenueCliTemplateBo {
+        ) -> Option<AcxVenueCliTemplateBo> {
+            Some(AcxVenueCliTemplateBo {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 cli: f.optional("cli"),
@@ -3007,9 +3002,7 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateBo {
                 overwrite: f.optional("overwrite"),
                 customized_serial_set: f.optional_list("customizedSerialSet"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3108,23 +3101,27 @@ pub struct AcxVenueCliTemplateView {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for AcxVenueCliTemplateView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("cli", &v.cli);
+        w.optional("switchModels", &v.switch_models);
+        w.optional_list("variables", &v.variables);
+        w.optional("overwrite", &v.overwrite);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AcxVenueCliTemplateView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AcxVenueCliTemplateView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("cli", &v.cli);
-            w.optional("switchModels", &v.switch_models);
-            w.optional_list("variables", &v.variables);
-            w.optional("overwrite", &v.overwrite);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -3139,11 +3136,8 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AcxVenueCliTemplateView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AcxVenueCliTemplateView {
+        ) -> Option<AcxVenueCliTemplateView> {
+            Some(AcxVenueCliTemplateView {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 cli: f.optional("cli"),
@@ -3151,9 +3145,7 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateView {
                 variables: f.optional_list("variables"),
                 overwrite: f.optional("overwrite"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3246,23 +3238,27 @@ pub struct AcxVenueCliTemplateViewV1 {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for AcxVenueCliTemplateViewV1 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("cli", &v.cli);
+        w.optional("switchModels", &v.switch_models);
+        w.optional_list("variables", &v.variables);
+        w.optional("overwrite", &v.overwrite);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AcxVenueCliTemplateViewV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AcxVenueCliTemplateViewV1,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("cli", &v.cli);
-            w.optional("switchModels", &v.switch_models);
-            w.optional_list("variables", &v.variables);
-            w.optional("overwrite", &v.overwrite);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -3277,11 +3273,8 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateViewV1 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AcxVenueCliTemplateViewV1,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AcxVenueCliTemplateViewV1 {
+        ) -> Option<AcxVenueCliTemplateViewV1> {
+            Some(AcxVenueCliTemplateViewV1 {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 cli: f.optional("cli"),
@@ -3289,9 +3282,7 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateViewV1 {
                 variables: f.optional_list("variables"),
                 overwrite: f.optional("overwrite"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3387,22 +3378,28 @@ pub struct AdaptiveRadiusWorkflowQueryData {
         feature = "network-workflows"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for AdaptiveRadiusWorkflowQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("sortField", &v.sort_field);
+        w.optional("sortOrder", &v.sort_order);
+        w.optional("page", &v.page);
+        w.optional("pageSize", &v.page_size);
+        w.optional("filters", &v.filters);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-adaptive-policies",
+        feature = "network-radius-attribute-groups",
+        feature = "network-workflows"
+    )
+)]
 impl serde::Serialize for AdaptiveRadiusWorkflowQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AdaptiveRadiusWorkflowQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("sortField", &v.sort_field);
-            w.optional("sortOrder", &v.sort_order);
-            w.optional("page", &v.page);
-            w.optional("pageSize", &v.page_size);
-            w.optional("filters", &v.filters);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -3418,20 +3415,15 @@ impl<'de> serde::Deserialize<'de> for AdaptiveRadiusWorkflowQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AdaptiveRadiusWorkflowQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AdaptiveRadiusWorkflowQueryData {
+        ) -> Option<AdaptiveRadiusWorkflowQueryData> {
+            Some(AdaptiveRadiusWorkflowQueryData {
                 sort_field: f.optional("sortField"),
                 sort_order: f.optional("sortOrder"),
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
                 filters: f.optional("filters"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3653,21 +3645,23 @@ pub struct AfcInfo {
     >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl ruckus_one_runtime::internal::object::WriteFields for AfcInfo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("minPowerDbm", &v.min_power_dbm);
+        w.optional("maxPowerDbm", &v.max_power_dbm);
+        w.optional("availableChannel", &v.available_channel);
+        w.optional_list("availableChannels", &v.available_channels);
+        w.optional("afcStatus", &v.afc_status);
+        w.optional("powerMode", &v.power_mode);
+        w.optional("geoLocation", &v.geo_location);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for AfcInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AfcInfo, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("minPowerDbm", &v.min_power_dbm);
-            w.optional("maxPowerDbm", &v.max_power_dbm);
-            w.optional("availableChannel", &v.available_channel);
-            w.optional_list("availableChannels", &v.available_channels);
-            w.optional("afcStatus", &v.afc_status);
-            w.optional("powerMode", &v.power_mode);
-            w.optional("geoLocation", &v.geo_location);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
@@ -3677,8 +3671,8 @@ impl<'de> serde::Deserialize<'de> for AfcInfo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AfcInfo, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AfcInfo {
+        ) -> Option<AfcInfo> {
+            Some(AfcInfo {
                 min_power_dbm: f.optional("minPowerDbm"),
                 max_power_dbm: f.optional("maxPowerDbm"),
                 available_channel: f.optional("availableChannel"),
@@ -3687,9 +3681,7 @@ impl<'de> serde::Deserialize<'de> for AfcInfo {
                 power_mode: f.optional("powerMode"),
                 geo_location: f.optional("geoLocation"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3768,20 +3760,19 @@ pub struct ApActivation {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl ruckus_one_runtime::internal::object::WriteFields for ApActivation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("venueId", &v.venue_id);
+        w.optional("apSerialNumber", &v.ap_serial_number);
+        w.optional("portId", &v.port_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl serde::Serialize for ApActivation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApActivation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("venueId", &v.venue_id);
-            w.optional("apSerialNumber", &v.ap_serial_number);
-            w.optional("portId", &v.port_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
@@ -3791,15 +3782,13 @@ impl<'de> serde::Deserialize<'de> for ApActivation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApActivation, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApActivation {
+        ) -> Option<ApActivation> {
+            Some(ApActivation {
                 venue_id: f.optional("venueId"),
                 ap_serial_number: f.optional("apSerialNumber"),
                 port_id: f.optional("portId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3911,21 +3900,21 @@ pub struct ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevi
     >,
 }
 #[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields
+for ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("count", &v.count);
+        w.optional("firmware", &v.firmware);
+        w.optional("model", &v.model);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
 impl serde::Serialize
 for ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("count", &v.count);
-            w.optional("firmware", &v.firmware);
-            w.optional("model", &v.model);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
@@ -3936,18 +3925,15 @@ for ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
+        ) -> Option<
             ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice,
-            ruckus_one_runtime::internal::object::FieldError,
         > {
-            let value = ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice {
+            Some(ApCompatibilityPageApCompatibilityIncompatibleFeatureIncompatibleDevice {
                 count: f.optional("count"),
                 firmware: f.optional("firmware"),
                 model: f.optional("model"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4004,21 +3990,20 @@ pub struct ApCompatibilityRow {
     >,
 }
 #[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for ApCompatibilityRow {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("incompatible", &v.incompatible);
+        w.optional_list("incompatibleFeatures", &v.incompatible_features);
+        w.optional("total", &v.total);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
 impl serde::Serialize for ApCompatibilityRow {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApCompatibilityRow,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("incompatible", &v.incompatible);
-            w.optional_list("incompatibleFeatures", &v.incompatible_features);
-            w.optional("total", &v.total);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
@@ -4028,19 +4013,14 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityRow {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApCompatibilityRow,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApCompatibilityRow {
+        ) -> Option<ApCompatibilityRow> {
+            Some(ApCompatibilityRow {
                 id: f.optional("id"),
                 incompatible: f.optional("incompatible"),
                 incompatible_features: f.optional_list("incompatibleFeatures"),
                 total: f.optional("total"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4109,20 +4089,22 @@ pub struct ApCreation {
     >,
 }
 #[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
+impl ruckus_one_runtime::internal::object::WriteFields for ApCreation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("description", &v.description);
+        w.optional("deviceGps", &v.device_gps);
+        w.optional("model", &v.model);
+        w.field("name", &v.name);
+        w.field("serialNumber", &v.serial_number);
+        w.optional_list("tags", &v.tags);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 impl serde::Serialize for ApCreation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApCreation, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("description", &v.description);
-            w.optional("deviceGps", &v.device_gps);
-            w.optional("model", &v.model);
-            w.field("name", &v.name);
-            w.field("serialNumber", &v.serial_number);
-            w.optional_list("tags", &v.tags);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
@@ -4132,18 +4114,20 @@ impl<'de> serde::Deserialize<'de> for ApCreation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApCreation, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApCreation {
+        ) -> Option<ApCreation> {
+            let (Some(r0), Some(r1)) = (f.required("name"), f.required("serialNumber"))
+            else {
+                return None;
+            };
+            Some(ApCreation {
                 description: f.optional("description"),
                 device_gps: f.optional("deviceGps"),
                 model: f.optional("model"),
-                name: f.required("name")?,
-                serial_number: f.required("serialNumber")?,
+                name: r0,
+                serial_number: r1,
                 tags: f.optional_list("tags"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4303,19 +4287,18 @@ pub struct ApFirmwareScheduleData {
     >,
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl ruckus_one_runtime::internal::object::WriteFields for ApFirmwareScheduleData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("startDateTime", &v.start_date_time);
+        w.optional("versionInfo", &v.version_info);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for ApFirmwareScheduleData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApFirmwareScheduleData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("startDateTime", &v.start_date_time);
-            w.optional("versionInfo", &v.version_info);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
@@ -4325,17 +4308,12 @@ impl<'de> serde::Deserialize<'de> for ApFirmwareScheduleData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApFirmwareScheduleData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApFirmwareScheduleData {
+        ) -> Option<ApFirmwareScheduleData> {
+            Some(ApFirmwareScheduleData {
                 start_date_time: f.optional("startDateTime"),
                 version_info: f.optional("versionInfo"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4386,20 +4364,19 @@ pub struct ApFirmwareVersionInfoData {
     >,
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl ruckus_one_runtime::internal::object::WriteFields for ApFirmwareVersionInfoData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("version", &v.version);
+        w.optional("type", &v.type_);
+        w.optional("category", &v.category);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for ApFirmwareVersionInfoData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApFirmwareVersionInfoData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("version", &v.version);
-            w.optional("type", &v.type_);
-            w.optional("category", &v.category);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
@@ -4409,18 +4386,13 @@ impl<'de> serde::Deserialize<'de> for ApFirmwareVersionInfoData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApFirmwareVersionInfoData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApFirmwareVersionInfoData {
+        ) -> Option<ApFirmwareVersionInfoData> {
+            Some(ApFirmwareVersionInfoData {
                 version: f.optional("version"),
                 type_: f.optional("type"),
                 category: f.optional("category"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4490,28 +4462,29 @@ pub struct ApGroupQueryData {
 #[cfg(
     any(feature = "network-venue-ap-groups", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for ApGroupQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("isDefault", &v.is_default);
+        w.optional("venueId", &v.venue_id);
+        w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
+        w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
+        w.optional("clientCount", &v.client_count);
+        w.optional("members", &v.members);
+        w.optional("networks", &v.networks);
+        w.optional("venueName", &v.venue_name);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-groups", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for ApGroupQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApGroupQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("isDefault", &v.is_default);
-            w.optional("venueId", &v.venue_id);
-            w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
-            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
-            w.optional("clientCount", &v.client_count);
-            w.optional("members", &v.members);
-            w.optional("networks", &v.networks);
-            w.optional("venueName", &v.venue_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -4523,8 +4496,8 @@ impl<'de> serde::Deserialize<'de> for ApGroupQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApGroupQueryData, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApGroupQueryData {
+        ) -> Option<ApGroupQueryData> {
+            Some(ApGroupQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 description: f.optional("description"),
@@ -4537,9 +4510,7 @@ impl<'de> serde::Deserialize<'de> for ApGroupQueryData {
                 networks: f.optional("networks"),
                 venue_name: f.optional("venueName"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4648,19 +4619,20 @@ pub struct ApGroupQueryDataMembers {
 #[cfg(
     any(feature = "network-venue-ap-groups", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for ApGroupQueryDataMembers {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("count", &v.count);
+        w.optional_list("names", &v.names);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-groups", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for ApGroupQueryDataMembers {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApGroupQueryDataMembers,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("count", &v.count);
-            w.optional_list("names", &v.names);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -4672,17 +4644,12 @@ impl<'de> serde::Deserialize<'de> for ApGroupQueryDataMembers {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApGroupQueryDataMembers,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApGroupQueryDataMembers {
+        ) -> Option<ApGroupQueryDataMembers> {
+            Some(ApGroupQueryDataMembers {
                 count: f.optional("count"),
                 names: f.optional_list("names"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4733,19 +4700,18 @@ pub struct ApLanPortStatus {
     >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl ruckus_one_runtime::internal::object::WriteFields for ApLanPortStatus {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("port", &v.port);
+        w.optional("phyLink", &v.phy_link);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for ApLanPortStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApLanPortStatus,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("port", &v.port);
-            w.optional("phyLink", &v.phy_link);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
@@ -4755,14 +4721,12 @@ impl<'de> serde::Deserialize<'de> for ApLanPortStatus {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApLanPortStatus, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApLanPortStatus {
+        ) -> Option<ApLanPortStatus> {
+            Some(ApLanPortStatus {
                 port: f.optional("port"),
                 phy_link: f.optional("phyLink"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4823,24 +4787,19 @@ pub struct ApModelCapability {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApModelCapability {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("bandCombinationCapabilities", &v.band_combination_capabilities);
+        w.optional("defaultBandCombination", &v.default_band_combination);
+        w.optional("supportBandCombination", &v.support_band_combination);
+        w.optional("supportMesh", &v.support_mesh);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApModelCapability {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApModelCapability,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list(
-                "bandCombinationCapabilities",
-                &v.band_combination_capabilities,
-            );
-            w.optional("defaultBandCombination", &v.default_band_combination);
-            w.optional("supportBandCombination", &v.support_band_combination);
-            w.optional("supportMesh", &v.support_mesh);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApModelCapability {
@@ -4849,20 +4808,15 @@ impl<'de> serde::Deserialize<'de> for ApModelCapability {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApModelCapability,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApModelCapability {
+        ) -> Option<ApModelCapability> {
+            Some(ApModelCapability {
                 band_combination_capabilities: f
                     .optional_list("bandCombinationCapabilities"),
                 default_band_combination: f.optional("defaultBandCombination"),
                 support_band_combination: f.optional("supportBandCombination"),
                 support_mesh: f.optional("supportMesh"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4923,19 +4877,18 @@ pub struct ApModelFirmwareMappingData {
     >,
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl ruckus_one_runtime::internal::object::WriteFields for ApModelFirmwareMappingData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("apModel", &v.ap_model);
+        w.optional("firmware", &v.firmware);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for ApModelFirmwareMappingData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApModelFirmwareMappingData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("apModel", &v.ap_model);
-            w.optional("firmware", &v.firmware);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
@@ -4945,17 +4898,12 @@ impl<'de> serde::Deserialize<'de> for ApModelFirmwareMappingData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApModelFirmwareMappingData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApModelFirmwareMappingData {
+        ) -> Option<ApModelFirmwareMappingData> {
+            Some(ApModelFirmwareMappingData {
                 ap_model: f.optional("apModel"),
                 firmware: f.optional("firmware"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5013,22 +4961,24 @@ pub struct ApRadio {
     >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl ruckus_one_runtime::internal::object::WriteFields for ApRadio {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("txPower", &v.tx_power);
+        w.optional("channel", &v.channel);
+        w.optional("actualTxPower", &v.actual_tx_power);
+        w.optional("calibrationTxPower", &v.calibration_tx_power);
+        w.optional("band", &v.band);
+        w.optional("Rssi", &v.rssi);
+        w.optional("operativeChannelBandwidth", &v.operative_channel_bandwidth);
+        w.optional("radioId", &v.radio_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for ApRadio {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApRadio, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("txPower", &v.tx_power);
-            w.optional("channel", &v.channel);
-            w.optional("actualTxPower", &v.actual_tx_power);
-            w.optional("calibrationTxPower", &v.calibration_tx_power);
-            w.optional("band", &v.band);
-            w.optional("Rssi", &v.rssi);
-            w.optional("operativeChannelBandwidth", &v.operative_channel_bandwidth);
-            w.optional("radioId", &v.radio_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
@@ -5038,8 +4988,8 @@ impl<'de> serde::Deserialize<'de> for ApRadio {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApRadio, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApRadio {
+        ) -> Option<ApRadio> {
+            Some(ApRadio {
                 tx_power: f.optional("txPower"),
                 channel: f.optional("channel"),
                 actual_tx_power: f.optional("actualTxPower"),
@@ -5049,9 +4999,7 @@ impl<'de> serde::Deserialize<'de> for ApRadio {
                 operative_channel_bandwidth: f.optional("operativeChannelBandwidth"),
                 radio_id: f.optional("radioId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5236,22 +5184,21 @@ pub struct ApStatusData {
     >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl ruckus_one_runtime::internal::object::WriteFields for ApStatusData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("APRadio", &v.ap_radio);
+        w.optional("APSystem", &v.ap_system);
+        w.optional("cellularInfo", &v.cellular_info);
+        w.optional("afcInfo", &v.afc_info);
+        w.optional_list("lanPortStatus", &v.lan_port_status);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for ApStatusData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApStatusData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("APRadio", &v.ap_radio);
-            w.optional("APSystem", &v.ap_system);
-            w.optional("cellularInfo", &v.cellular_info);
-            w.optional("afcInfo", &v.afc_info);
-            w.optional_list("lanPortStatus", &v.lan_port_status);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
@@ -5261,17 +5208,15 @@ impl<'de> serde::Deserialize<'de> for ApStatusData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApStatusData, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApStatusData {
+        ) -> Option<ApStatusData> {
+            Some(ApStatusData {
                 ap_radio: f.optional_list("APRadio"),
                 ap_system: f.optional("APSystem"),
                 cellular_info: f.optional("cellularInfo"),
                 afc_info: f.optional("afcInfo"),
                 lan_port_status: f.optional_list("lanPortStatus"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5343,20 +5288,22 @@ pub struct ApSystem {
     >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl ruckus_one_runtime::internal::object::WriteFields for ApSystem {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("uptime", &v.uptime);
+        w.optional("ipType", &v.ip_type);
+        w.optional("netmask", &v.netmask);
+        w.optional("gateway", &v.gateway);
+        w.optional("primaryDnsServer", &v.primary_dns_server);
+        w.optional("secondaryDnsServer", &v.secondary_dns_server);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for ApSystem {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApSystem, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("uptime", &v.uptime);
-            w.optional("ipType", &v.ip_type);
-            w.optional("netmask", &v.netmask);
-            w.optional("gateway", &v.gateway);
-            w.optional("primaryDnsServer", &v.primary_dns_server);
-            w.optional("secondaryDnsServer", &v.secondary_dns_server);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
@@ -5366,8 +5313,8 @@ impl<'de> serde::Deserialize<'de> for ApSystem {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApSystem, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApSystem {
+        ) -> Option<ApSystem> {
+            Some(ApSystem {
                 uptime: f.optional("uptime"),
                 ip_type: f.optional("ipType"),
                 netmask: f.optional("netmask"),
@@ -5375,9 +5322,7 @@ impl<'de> serde::Deserialize<'de> for ApSystem {
                 primary_dns_server: f.optional("primaryDnsServer"),
                 secondary_dns_server: f.optional("secondaryDnsServer"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5457,21 +5402,22 @@ pub struct ApplicationPolicy {
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for ApplicationPolicy {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("description", &v.description);
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional_list("rules", &v.rules);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for ApplicationPolicy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApplicationPolicy,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("description", &v.description);
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional_list("rules", &v.rules);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -5483,19 +5429,17 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicy {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApplicationPolicy,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApplicationPolicy {
+        ) -> Option<ApplicationPolicy> {
+            let Some(r0) = f.required("name") else {
+                return None;
+            };
+            Some(ApplicationPolicy {
                 description: f.optional("description"),
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: r0,
                 rules: f.optional_list("rules"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5567,19 +5511,27 @@ pub struct ApplicationPolicyOperationResponse {
         feature = "network-wireless-aps"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for ApplicationPolicyOperationResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 impl serde::Serialize for ApplicationPolicyOperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApplicationPolicyOperationResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -5597,17 +5549,12 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyOperationResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApplicationPolicyOperationResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApplicationPolicyOperationResponse {
+        ) -> Option<ApplicationPolicyOperationResponse> {
+            Some(ApplicationPolicyOperationResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5697,36 +5644,37 @@ pub struct ApplicationPolicyRule {
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for ApplicationPolicyRule {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("accessControl", &v.access_control);
+        w.optional("applicationId", &v.application_id);
+        w.optional("applicationName", &v.application_name);
+        w.optional("category", &v.category);
+        w.optional("categoryId", &v.category_id);
+        w.optional("destinationIp", &v.destination_ip);
+        w.optional("destinationPort", &v.destination_port);
+        w.optional("downLinkMarkingType", &v.down_link_marking_type);
+        w.optional("downlink", &v.downlink);
+        w.optional("id", &v.id);
+        w.optional("markingPriority", &v.marking_priority);
+        w.field("name", &v.name);
+        w.optional("netmask", &v.netmask);
+        w.optional("portMapping", &v.port_mapping);
+        w.field("priority", &v.priority);
+        w.optional("protocol", &v.protocol);
+        w.field("ruleType", &v.rule_type);
+        w.optional("upLinkMarkingType", &v.up_link_marking_type);
+        w.optional("uplink", &v.uplink);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for ApplicationPolicyRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApplicationPolicyRule,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("accessControl", &v.access_control);
-            w.optional("applicationId", &v.application_id);
-            w.optional("applicationName", &v.application_name);
-            w.optional("category", &v.category);
-            w.optional("categoryId", &v.category_id);
-            w.optional("destinationIp", &v.destination_ip);
-            w.optional("destinationPort", &v.destination_port);
-            w.optional("downLinkMarkingType", &v.down_link_marking_type);
-            w.optional("downlink", &v.downlink);
-            w.optional("id", &v.id);
-            w.optional("markingPriority", &v.marking_priority);
-            w.field("name", &v.name);
-            w.optional("netmask", &v.netmask);
-            w.optional("portMapping", &v.port_mapping);
-            w.field("priority", &v.priority);
-            w.optional("protocol", &v.protocol);
-            w.field("ruleType", &v.rule_type);
-            w.optional("upLinkMarkingType", &v.up_link_marking_type);
-            w.optional("uplink", &v.uplink);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -5738,11 +5686,11 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyRule {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApplicationPolicyRule,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApplicationPolicyRule {
+        ) -> Option<ApplicationPolicyRule> {
+            let (Some(r0), Some(r1)) = (f.required("name"), f.required("priority")) else {
+                return None;
+            };
+            Some(ApplicationPolicyRule {
                 access_control: f.optional("accessControl"),
                 application_id: f.optional("applicationId"),
                 application_name: f.optional("applicationName"),
@@ -5754,18 +5702,16 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyRule {
                 downlink: f.optional("downlink"),
                 id: f.optional("id"),
                 marking_priority: f.optional("markingPriority"),
-                name: f.required("name")?,
+                name: r0,
                 netmask: f.optional("netmask"),
                 port_mapping: f.optional("portMapping"),
-                priority: f.required("priority")?,
+                priority: r1,
                 protocol: f.optional("protocol"),
                 rule_type: f.optional("ruleType"),
                 up_link_marking_type: f.optional("upLinkMarkingType"),
                 uplink: f.optional("uplink"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6275,18 +6221,43 @@ pub struct AsyncAnswer {
         feature = "network-wireless-venues"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for AsyncAnswer {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-ap-settings",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-identity",
+        feature = "network-mac-registrations",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-template-switch-profiles",
+        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for AsyncAnswer {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AsyncAnswer,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -6322,13 +6293,11 @@ impl<'de> serde::Deserialize<'de> for AsyncAnswer {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AsyncAnswer, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AsyncAnswer {
+        ) -> Option<AsyncAnswer> {
+            Some(AsyncAnswer {
                 id: f.optional("id"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6465,22 +6434,47 @@ pub struct AsyncResult {
         feature = "network-wireless-venues"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for AsyncResult {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("links", &v.links);
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-ap-settings",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-identity",
+        feature = "network-mac-registrations",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-template-switch-profiles",
+        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for AsyncResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AsyncResult,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("links", &v.links);
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -6516,17 +6510,15 @@ impl<'de> serde::Deserialize<'de> for AsyncResult {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AsyncResult, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AsyncResult {
+        ) -> Option<AsyncResult> {
+            Some(AsyncResult {
                 links: f.optional_list("links"),
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 id: f.optional("id"),
                 name: f.optional("name"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6677,25 +6669,50 @@ pub struct AsyncResultLink {
         feature = "network-wireless-venues"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for AsyncResultLink {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("deprecation", &v.deprecation);
+        w.optional("href", &v.href);
+        w.optional("hreflang", &v.hreflang);
+        w.optional("name", &v.name);
+        w.optional("profile", &v.profile);
+        w.optional("templated", &v.templated);
+        w.optional("title", &v.title);
+        w.optional("type", &v.type_);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-ap-settings",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-identity",
+        feature = "network-mac-registrations",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-template-switch-profiles",
+        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for AsyncResultLink {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AsyncResultLink,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("deprecation", &v.deprecation);
-            w.optional("href", &v.href);
-            w.optional("hreflang", &v.hreflang);
-            w.optional("name", &v.name);
-            w.optional("profile", &v.profile);
-            w.optional("templated", &v.templated);
-            w.optional("title", &v.title);
-            w.optional("type", &v.type_);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -6731,8 +6748,8 @@ impl<'de> serde::Deserialize<'de> for AsyncResultLink {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AsyncResultLink, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AsyncResultLink {
+        ) -> Option<AsyncResultLink> {
+            Some(AsyncResultLink {
                 deprecation: f.optional("deprecation"),
                 href: f.optional("href"),
                 hreflang: f.optional("hreflang"),
@@ -6742,9 +6759,7 @@ impl<'de> serde::Deserialize<'de> for AsyncResultLink {
                 title: f.optional("title"),
                 type_: f.optional("type"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7154,76 +7169,78 @@ pub struct CapabilitiesApModel {
         feature = "network-wireless-aps"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for CapabilitiesApModel {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("allowCbandCountry", &v.allow_cband_country);
+        w.optional_list("allowDfsCountry", &v.allow_dfs_country);
+        w.optional_list("bandCombinationCapabilities", &v.band_combination_capabilities);
+        w.optional("canSupportCellular", &v.can_support_cellular);
+        w.optional("canSupportLacp", &v.can_support_lacp);
+        w.optional("canSupportPoeMode", &v.can_support_poe_mode);
+        w.optional("canSupportPoeOut", &v.can_support_poe_out);
+        w.optional("capabilityScore", &v.capability_score);
+        w.optional("defaultBandCombination", &v.default_band_combination);
+        w.optional("externalAntenna", &v.external_antenna);
+        w.optional("has160MHzChannelBandwidth", &v.has160mhz_channel_bandwidth);
+        w.optional("isOutdoor", &v.is_outdoor);
+        w.optional("lanPortPictureDownloadUrl", &v.lan_port_picture_download_url);
+        w.optional_list("lanPorts", &v.lan_ports);
+        w.optional("ledOn", &v.led_on);
+        w.optional("lldpAdInterval", &v.lldp_ad_interval);
+        w.optional("lldpEnable", &v.lldp_enable);
+        w.optional("lldpHoldTime", &v.lldp_hold_time);
+        w.optional("lldpMgmtEnable", &v.lldp_mgmt_enable);
+        w.optional("maxChannelization24G", &v.max_channelization24g);
+        w.optional("maxChannelization5G", &v.max_channelization5g);
+        w.optional("maxChannelization6G", &v.max_channelization6g);
+        w.optional("model", &v.model);
+        w.optional("pictureDownloadUrl", &v.picture_download_url);
+        w.optional_list("poeModeCapabilities", &v.poe_mode_capabilities);
+        w.optional("primaryWanRecoveryTimer", &v.primary_wan_recovery_timer);
+        w.optional("requireOneEnabledTrunkPort", &v.require_one_enabled_trunk_port);
+        w.optional("simCardPrimaryApn", &v.sim_card_primary_apn);
+        w.optional(
+            "simCardPrimaryCellularNetworkSelection",
+            &v.sim_card_primary_cellular_network_selection,
+        );
+        w.optional("simCardPrimaryEnabled", &v.sim_card_primary_enabled);
+        w.optional("simCardPrimaryRoaming", &v.sim_card_primary_roaming);
+        w.optional("simCardSecondaryApn", &v.sim_card_secondary_apn);
+        w.optional(
+            "simCardSecondaryCellularNetworkSelection",
+            &v.sim_card_secondary_cellular_network_selection,
+        );
+        w.optional("simCardSecondaryEnabled", &v.sim_card_secondary_enabled);
+        w.optional("simCardSecondaryRoaming", &v.sim_card_secondary_roaming);
+        w.optional("support11AX", &v.support11_ax);
+        w.optional(
+            "supportApStickyClientSteering",
+            &v.support_ap_sticky_client_steering,
+        );
+        w.optional("supportBandCombination", &v.support_band_combination);
+        w.optional("supportChannel144", &v.support_channel144);
+        w.optional("supportDual5gMode", &v.support_dual5g_mode);
+        w.optional("supportMesh", &v.support_mesh);
+        w.optional("supportTriRadio", &v.support_tri_radio);
+        w.optional("version", &v.version);
+        w.optional("wanConnection", &v.wan_connection);
+        w.optional("canSupportPoeOutMode", &v.can_support_poe_out_mode);
+        w.optional("defaultPoeOutMode", &v.default_poe_out_mode);
+        w.optional_list("poeOutModeCapabilities", &v.poe_out_mode_capabilities);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 impl serde::Serialize for CapabilitiesApModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CapabilitiesApModel,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("allowCbandCountry", &v.allow_cband_country);
-            w.optional_list("allowDfsCountry", &v.allow_dfs_country);
-            w.optional_list(
-                "bandCombinationCapabilities",
-                &v.band_combination_capabilities,
-            );
-            w.optional("canSupportCellular", &v.can_support_cellular);
-            w.optional("canSupportLacp", &v.can_support_lacp);
-            w.optional("canSupportPoeMode", &v.can_support_poe_mode);
-            w.optional("canSupportPoeOut", &v.can_support_poe_out);
-            w.optional("capabilityScore", &v.capability_score);
-            w.optional("defaultBandCombination", &v.default_band_combination);
-            w.optional("externalAntenna", &v.external_antenna);
-            w.optional("has160MHzChannelBandwidth", &v.has160mhz_channel_bandwidth);
-            w.optional("isOutdoor", &v.is_outdoor);
-            w.optional("lanPortPictureDownloadUrl", &v.lan_port_picture_download_url);
-            w.optional_list("lanPorts", &v.lan_ports);
-            w.optional("ledOn", &v.led_on);
-            w.optional("lldpAdInterval", &v.lldp_ad_interval);
-            w.optional("lldpEnable", &v.lldp_enable);
-            w.optional("lldpHoldTime", &v.lldp_hold_time);
-            w.optional("lldpMgmtEnable", &v.lldp_mgmt_enable);
-            w.optional("maxChannelization24G", &v.max_channelization24g);
-            w.optional("maxChannelization5G", &v.max_channelization5g);
-            w.optional("maxChannelization6G", &v.max_channelization6g);
-            w.optional("model", &v.model);
-            w.optional("pictureDownloadUrl", &v.picture_download_url);
-            w.optional_list("poeModeCapabilities", &v.poe_mode_capabilities);
-            w.optional("primaryWanRecoveryTimer", &v.primary_wan_recovery_timer);
-            w.optional("requireOneEnabledTrunkPort", &v.require_one_enabled_trunk_port);
-            w.optional("simCardPrimaryApn", &v.sim_card_primary_apn);
-            w.optional(
-                "simCardPrimaryCellularNetworkSelection",
-                &v.sim_card_primary_cellular_network_selection,
-            );
-            w.optional("simCardPrimaryEnabled", &v.sim_card_primary_enabled);
-            w.optional("simCardPrimaryRoaming", &v.sim_card_primary_roaming);
-            w.optional("simCardSecondaryApn", &v.sim_card_secondary_apn);
-            w.optional(
-                "simCardSecondaryCellularNetworkSelection",
-                &v.sim_card_secondary_cellular_network_selection,
-            );
-            w.optional("simCardSecondaryEnabled", &v.sim_card_secondary_enabled);
-            w.optional("simCardSecondaryRoaming", &v.sim_card_secondary_roaming);
-            w.optional("support11AX", &v.support11_ax);
-            w.optional(
-                "supportApStickyClientSteering",
-                &v.support_ap_sticky_client_steering,
-            );
-            w.optional("supportBandCombination", &v.support_band_combination);
-            w.optional("supportChannel144", &v.support_channel144);
-            w.optional("supportDual5gMode", &v.support_dual5g_mode);
-            w.optional("supportMesh", &v.support_mesh);
-            w.optional("supportTriRadio", &v.support_tri_radio);
-            w.optional("version", &v.version);
-            w.optional("wanConnection", &v.wan_connection);
-            w.optional("canSupportPoeOutMode", &v.can_support_poe_out_mode);
-            w.optional("defaultPoeOutMode", &v.default_poe_out_mode);
-            w.optional_list("poeOutModeCapabilities", &v.poe_out_mode_capabilities);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -7239,11 +7256,8 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesApModel {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            CapabilitiesApModel,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = CapabilitiesApModel {
+        ) -> Option<CapabilitiesApModel> {
+            Some(CapabilitiesApModel {
                 allow_cband_country: f.optional_list("allowCbandCountry"),
                 allow_dfs_country: f.optional_list("allowDfsCountry"),
                 band_combination_capabilities: f
@@ -7296,9 +7310,7 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesApModel {
                 default_poe_out_mode: f.optional("defaultPoeOutMode"),
                 poe_out_mode_capabilities: f.optional_list("poeOutModeCapabilities"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7673,27 +7685,33 @@ pub struct CapabilitiesLanPort {
         feature = "network-wireless-aps"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for CapabilitiesLanPort {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("defaultType", &v.default_type);
+        w.optional("displayLabel", &v.display_label);
+        w.optional("id", &v.id);
+        w.optional("isPoeOutPort", &v.is_poe_out_port);
+        w.optional("isPoePort", &v.is_poe_port);
+        w.optional("supportDisable", &v.support_disable);
+        w.optional("trunkPortOnly", &v.trunk_port_only);
+        w.optional("untagId", &v.untag_id);
+        w.optional("vlanMembers", &v.vlan_members);
+        w.optional("ethernetPortProfileId", &v.ethernet_port_profile_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 impl serde::Serialize for CapabilitiesLanPort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CapabilitiesLanPort,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("defaultType", &v.default_type);
-            w.optional("displayLabel", &v.display_label);
-            w.optional("id", &v.id);
-            w.optional("isPoeOutPort", &v.is_poe_out_port);
-            w.optional("isPoePort", &v.is_poe_port);
-            w.optional("supportDisable", &v.support_disable);
-            w.optional("trunkPortOnly", &v.trunk_port_only);
-            w.optional("untagId", &v.untag_id);
-            w.optional("vlanMembers", &v.vlan_members);
-            w.optional("ethernetPortProfileId", &v.ethernet_port_profile_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -7710,11 +7728,8 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesLanPort {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            CapabilitiesLanPort,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = CapabilitiesLanPort {
+        ) -> Option<CapabilitiesLanPort> {
+            Some(CapabilitiesLanPort {
                 default_type: f.optional("defaultType"),
                 display_label: f.optional("displayLabel"),
                 id: f.optional("id"),
@@ -7726,9 +7741,7 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesLanPort {
                 vlan_members: f.optional("vlanMembers"),
                 ethernet_port_profile_id: f.optional("ethernetPortProfileId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7875,69 +7888,56 @@ pub struct CellularInfo {
     >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl ruckus_one_runtime::internal::object::WriteFields for CellularInfo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("cellularActiveSim", &v.cellular_active_sim);
+        w.optional("cellularConnectionStatus", &v.cellular_connection_status);
+        w.optional("cellularWanInterface", &v.cellular_wan_interface);
+        w.optional("cellularSignalStrength", &v.cellular_signal_strength);
+        w.optional("cellularDefaultGateway", &v.cellular_default_gateway);
+        w.optional("cellular3G4GChannel", &v.cellular3_g4g_channel);
+        w.optional("cellularCountry", &v.cellular_country);
+        w.optional("cellularRoamingStatus", &v.cellular_roaming_status);
+        w.optional("cellularRadioUptime", &v.cellular_radio_uptime);
+        w.optional("cellularIMEI", &v.cellular_imei);
+        w.optional("cellularLTEFirmware", &v.cellular_lte_firmware);
+        w.optional("cellularIPaddress", &v.cellular_i_paddress);
+        w.optional("cellularSubnetMask", &v.cellular_subnet_mask);
+        w.optional("cellularOperator", &v.cellular_operator);
+        w.optional("cellularBand", &v.cellular_band);
+        w.optional("cellularUplinkBandwidth", &v.cellular_uplink_bandwidth);
+        w.optional("cellularDownlinkBandwidth", &v.cellular_downlink_bandwidth);
+        w.optional("cellularRSRP", &v.cellular_rsrp);
+        w.optional("cellularRSRQ", &v.cellular_rsrq);
+        w.optional("cellularSINR", &v.cellular_sinr);
+        w.optional("cellularECIO", &v.cellular_ecio);
+        w.optional("cellularRSCP", &v.cellular_rscp);
+        w.optional("cellularIsSIM0Present", &v.cellular_is_sim0_present);
+        w.optional("cellularIMSISIM0", &v.cellular_imsisim0);
+        w.optional("cellularICCIDSIM0", &v.cellular_iccidsim0);
+        w.optional("cellularTxBytesSIM0", &v.cellular_tx_bytes_sim0);
+        w.optional("cellularRxBytesSIM0", &v.cellular_rx_bytes_sim0);
+        w.optional("cellularSwitchCountSIM0", &v.cellular_switch_count_sim0);
+        w.optional("cellularNWLostCountSIM0", &v.cellular_nw_lost_count_sim0);
+        w.optional("cellularCardRemovalCountSIM0", &v.cellular_card_removal_count_sim0);
+        w.optional("cellularDHCPTimeoutCountSIM0", &v.cellular_dhcp_timeout_count_sim0);
+        w.optional("cellularIsSIM1Present", &v.cellular_is_sim1_present);
+        w.optional("cellularIMSISIM1", &v.cellular_imsisim1);
+        w.optional("cellularICCIDSIM1", &v.cellular_iccidsim1);
+        w.optional("cellularTxBytesSIM1", &v.cellular_tx_bytes_sim1);
+        w.optional("cellularRxBytesSIM1", &v.cellular_rx_bytes_sim1);
+        w.optional("cellularSwitchCountSIM1", &v.cellular_switch_count_sim1);
+        w.optional("cellularNWLostCountSIM1", &v.cellular_nw_lost_count_sim1);
+        w.optional("cellularCardRemovalCountSIM1", &v.cellular_card_removal_count_sim1);
+        w.optional("cellularDHCPTimeoutCountSIM1", &v.cellular_dhcp_timeout_count_sim1);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for CellularInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CellularInfo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("cellularActiveSim", &v.cellular_active_sim);
-            w.optional("cellularConnectionStatus", &v.cellular_connection_status);
-            w.optional("cellularWanInterface", &v.cellular_wan_interface);
-            w.optional("cellularSignalStrength", &v.cellular_signal_strength);
-            w.optional("cellularDefaultGateway", &v.cellular_default_gateway);
-            w.optional("cellular3G4GChannel", &v.cellular3_g4g_channel);
-            w.optional("cellularCountry", &v.cellular_country);
-            w.optional("cellularRoamingStatus", &v.cellular_roaming_status);
-            w.optional("cellularRadioUptime", &v.cellular_radio_uptime);
-            w.optional("cellularIMEI", &v.cellular_imei);
-            w.optional("cellularLTEFirmware", &v.cellular_lte_firmware);
-            w.optional("cellularIPaddress", &v.cellular_i_paddress);
-            w.optional("cellularSubnetMask", &v.cellular_subnet_mask);
-            w.optional("cellularOperator", &v.cellular_operator);
-            w.optional("cellularBand", &v.cellular_band);
-            w.optional("cellularUplinkBandwidth", &v.cellular_uplink_bandwidth);
-            w.optional("cellularDownlinkBandwidth", &v.cellular_downlink_bandwidth);
-            w.optional("cellularRSRP", &v.cellular_rsrp);
-            w.optional("cellularRSRQ", &v.cellular_rsrq);
-            w.optional("cellularSINR", &v.cellular_sinr);
-            w.optional("cellularECIO", &v.cellular_ecio);
-            w.optional("cellularRSCP", &v.cellular_rscp);
-            w.optional("cellularIsSIM0Present", &v.cellular_is_sim0_present);
-            w.optional("cellularIMSISIM0", &v.cellular_imsisim0);
-            w.optional("cellularICCIDSIM0", &v.cellular_iccidsim0);
-            w.optional("cellularTxBytesSIM0", &v.cellular_tx_bytes_sim0);
-            w.optional("cellularRxBytesSIM0", &v.cellular_rx_bytes_sim0);
-            w.optional("cellularSwitchCountSIM0", &v.cellular_switch_count_sim0);
-            w.optional("cellularNWLostCountSIM0", &v.cellular_nw_lost_count_sim0);
-            w.optional(
-                "cellularCardRemovalCountSIM0",
-                &v.cellular_card_removal_count_sim0,
-            );
-            w.optional(
-                "cellularDHCPTimeoutCountSIM0",
-                &v.cellular_dhcp_timeout_count_sim0,
-            );
-            w.optional("cellularIsSIM1Present", &v.cellular_is_sim1_present);
-            w.optional("cellularIMSISIM1", &v.cellular_imsisim1);
-            w.optional("cellularICCIDSIM1", &v.cellular_iccidsim1);
-            w.optional("cellularTxBytesSIM1", &v.cellular_tx_bytes_sim1);
-            w.optional("cellularRxBytesSIM1", &v.cellular_rx_bytes_sim1);
-            w.optional("cellularSwitchCountSIM1", &v.cellular_switch_count_sim1);
-            w.optional("cellularNWLostCountSIM1", &v.cellular_nw_lost_count_sim1);
-            w.optional(
-                "cellularCardRemovalCountSIM1",
-                &v.cellular_card_removal_count_sim1,
-            );
-            w.optional(
-                "cellularDHCPTimeoutCountSIM1",
-                &v.cellular_dhcp_timeout_count_sim1,
-            );
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
@@ -7947,8 +7947,8 @@ impl<'de> serde::Deserialize<'de> for CellularInfo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<CellularInfo, ruckus_one_runtime::internal::object::FieldError> {
-            let value = CellularInfo {
+        ) -> Option<CellularInfo> {
+            Some(CellularInfo {
                 cellular_active_sim: f.optional("cellularActiveSim"),
                 cellular_connection_status: f.optional("cellularConnectionStatus"),
                 cellular_wan_interface: f.optional("cellularWanInterface"),
@@ -7994,9 +7994,7 @@ impl<'de> serde::Deserialize<'de> for CellularInfo {
                 cellular_dhcp_timeout_count_sim1: f
                     .optional("cellularDHCPTimeoutCountSIM1"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

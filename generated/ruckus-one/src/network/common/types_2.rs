@@ -135,20 +135,25 @@ pub struct Channels24G {
         feature = "network-wireless-aps"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for Channels24G {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("20MHz", &v.n_20mhz);
+        w.optional_list("40MHz", &v.n_40mhz);
+        w.optional_list("auto", &v.auto);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 impl serde::Serialize for Channels24G {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Channels24G,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("20MHz", &v.n_20mhz);
-            w.optional_list("40MHz", &v.n_40mhz);
-            w.optional_list("auto", &v.auto);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -164,15 +169,13 @@ impl<'de> serde::Deserialize<'de> for Channels24G {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Channels24G, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Channels24G {
+        ) -> Option<Channels24G> {
+            Some(Channels24G {
                 n_20mhz: f.optional_list("20MHz"),
                 n_40mhz: f.optional_list("40MHz"),
                 auto: f.optional_list("auto"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -245,18 +248,26 @@ pub struct Channels5G {
         feature = "network-wireless-aps"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for Channels5G {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("dfs", &v.dfs);
+        w.optional("indoor", &v.indoor);
+        w.optional("indoorForOutdoorAp", &v.indoor_for_outdoor_ap);
+        w.optional("outdoor", &v.outdoor);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 impl serde::Serialize for Channels5G {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Channels5G, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("dfs", &v.dfs);
-            w.optional("indoor", &v.indoor);
-            w.optional("indoorForOutdoorAp", &v.indoor_for_outdoor_ap);
-            w.optional("outdoor", &v.outdoor);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -272,16 +283,14 @@ impl<'de> serde::Deserialize<'de> for Channels5G {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Channels5G, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Channels5G {
+        ) -> Option<Channels5G> {
+            Some(Channels5G {
                 dfs: f.optional("dfs"),
                 indoor: f.optional("indoor"),
                 indoor_for_outdoor_ap: f.optional("indoorForOutdoorAp"),
                 outdoor: f.optional("outdoor"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -364,22 +373,27 @@ pub struct Channels5GIndoorOutdoor {
         feature = "network-wireless-aps"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for Channels5GIndoorOutdoor {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("160MHz", &v.n_160mhz);
+        w.optional_list("20MHz", &v.n_20mhz);
+        w.optional_list("40MHz", &v.n_40mhz);
+        w.optional_list("80MHz", &v.n_80mhz);
+        w.optional_list("auto", &v.auto);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 impl serde::Serialize for Channels5GIndoorOutdoor {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Channels5GIndoorOutdoor,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("160MHz", &v.n_160mhz);
-            w.optional_list("20MHz", &v.n_20mhz);
-            w.optional_list("40MHz", &v.n_40mhz);
-            w.optional_list("80MHz", &v.n_80mhz);
-            w.optional_list("auto", &v.auto);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -395,20 +409,15 @@ impl<'de> serde::Deserialize<'de> for Channels5GIndoorOutdoor {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            Channels5GIndoorOutdoor,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = Channels5GIndoorOutdoor {
+        ) -> Option<Channels5GIndoorOutdoor> {
+            Some(Channels5GIndoorOutdoor {
                 n_160mhz: f.optional_list("160MHz"),
                 n_20mhz: f.optional_list("20MHz"),
                 n_40mhz: f.optional_list("40MHz"),
                 n_80mhz: f.optional_list("80MHz"),
                 auto: f.optional_list("auto"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -496,23 +505,28 @@ pub struct Channels6GIndoorOutdoor {
         feature = "network-wireless-aps"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for Channels6GIndoorOutdoor {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("160MHz", &v.n_160mhz);
+        w.optional_list("20MHz", &v.n_20mhz);
+        w.optional_list("40MHz", &v.n_40mhz);
+        w.optional_list("80MHz", &v.n_80mhz);
+        w.optional_list("auto", &v.auto);
+        w.optional_list("320MHz", &v.n_320mhz);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 impl serde::Serialize for Channels6GIndoorOutdoor {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Channels6GIndoorOutdoor,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("160MHz", &v.n_160mhz);
-            w.optional_list("20MHz", &v.n_20mhz);
-            w.optional_list("40MHz", &v.n_40mhz);
-            w.optional_list("80MHz", &v.n_80mhz);
-            w.optional_list("auto", &v.auto);
-            w.optional_list("320MHz", &v.n_320mhz);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -528,11 +542,8 @@ impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoor {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            Channels6GIndoorOutdoor,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = Channels6GIndoorOutdoor {
+        ) -> Option<Channels6GIndoorOutdoor> {
+            Some(Channels6GIndoorOutdoor {
                 n_160mhz: f.optional_list("160MHz"),
                 n_20mhz: f.optional_list("20MHz"),
                 n_40mhz: f.optional_list("40MHz"),
@@ -540,9 +551,7 @@ impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoor {
                 auto: f.optional_list("auto"),
                 n_320mhz: f.optional_list("320MHz"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -642,25 +651,30 @@ pub struct Channels6Gv11 {
         feature = "network-wireless-aps"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for Channels6Gv11 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("160MHz", &v.n_160mhz);
+        w.optional_list("20MHz", &v.n_20mhz);
+        w.optional_list("40MHz", &v.n_40mhz);
+        w.optional_list("80MHz", &v.n_80mhz);
+        w.optional_list("auto", &v.auto);
+        w.optional("indoor", &v.indoor);
+        w.optional("outdoor", &v.outdoor);
+        w.optional_list("320MHz", &v.n_320mhz);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 impl serde::Serialize for Channels6Gv11 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Channels6Gv11,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("160MHz", &v.n_160mhz);
-            w.optional_list("20MHz", &v.n_20mhz);
-            w.optional_list("40MHz", &v.n_40mhz);
-            w.optional_list("80MHz", &v.n_80mhz);
-            w.optional_list("auto", &v.auto);
-            w.optional("indoor", &v.indoor);
-            w.optional("outdoor", &v.outdoor);
-            w.optional_list("320MHz", &v.n_320mhz);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -676,8 +690,8 @@ impl<'de> serde::Deserialize<'de> for Channels6Gv11 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Channels6Gv11, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Channels6Gv11 {
+        ) -> Option<Channels6Gv11> {
+            Some(Channels6Gv11 {
                 n_160mhz: f.optional_list("160MHz"),
                 n_20mhz: f.optional_list("20MHz"),
                 n_40mhz: f.optional_list("40MHz"),
@@ -687,9 +701,7 @@ impl<'de> serde::Deserialize<'de> for Channels6Gv11 {
                 outdoor: f.optional("outdoor"),
                 n_320mhz: f.optional_list("320MHz"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -801,26 +813,30 @@ pub struct CliTemplateVariableBo {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for CliTemplateVariableBo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.optional("type", &v.type_);
+        w.optional("value", &v.value);
+        w.optional("ipAddressEnd", &v.ip_address_end);
+        w.optional("ipAddressStart", &v.ip_address_start);
+        w.optional("rangeEnd", &v.range_end);
+        w.optional("rangeStart", &v.range_start);
+        w.optional("subMask", &v.sub_mask);
+        w.optional_list("switchVariables", &v.switch_variables);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for CliTemplateVariableBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CliTemplateVariableBo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("name", &v.name);
-            w.optional("type", &v.type_);
-            w.optional("value", &v.value);
-            w.optional("ipAddressEnd", &v.ip_address_end);
-            w.optional("ipAddressStart", &v.ip_address_start);
-            w.optional("rangeEnd", &v.range_end);
-            w.optional("rangeStart", &v.range_start);
-            w.optional("subMask", &v.sub_mask);
-            w.optional_list("switchVariables", &v.switch_variables);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -835,11 +851,8 @@ impl<'de> serde::Deserialize<'de> for CliTemplateVariableBo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            CliTemplateVariableBo,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = CliTemplateVariableBo {
+        ) -> Option<CliTemplateVariableBo> {
+            Some(CliTemplateVariableBo {
                 name: f.optional("name"),
                 type_: f.optional("type"),
                 value: f.optional("value"),
@@ -850,9 +863,7 @@ impl<'de> serde::Deserialize<'de> for CliTemplateVariableBo {
                 sub_mask: f.optional("subMask"),
                 switch_variables: f.optional_list("switchVariables"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -964,19 +975,24 @@ pub struct CliTemplateVariableBoSwitchVariable {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for CliTemplateVariableBoSwitchVariable {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("serialNumbers", &v.serial_numbers);
+        w.optional("value", &v.value);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for CliTemplateVariableBoSwitchVariable {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CliTemplateVariableBoSwitchVariable,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("serialNumbers", &v.serial_numbers);
-            w.optional("value", &v.value);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -991,17 +1007,12 @@ impl<'de> serde::Deserialize<'de> for CliTemplateVariableBoSwitchVariable {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            CliTemplateVariableBoSwitchVariable,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = CliTemplateVariableBoSwitchVariable {
+        ) -> Option<CliTemplateVariableBoSwitchVariable> {
+            Some(CliTemplateVariableBoSwitchVariable {
                 serial_numbers: f.optional_list("serialNumbers"),
                 value: f.optional("value"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1055,19 +1066,18 @@ pub struct ClientIsolationOptions {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for ClientIsolationOptions {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("autoVrrp", &v.auto_vrrp);
+        w.optional("packetsType", &v.packets_type);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for ClientIsolationOptions {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ClientIsolationOptions,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("autoVrrp", &v.auto_vrrp);
-            w.optional("packetsType", &v.packets_type);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -1077,17 +1087,12 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationOptions {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ClientIsolationOptions,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ClientIsolationOptions {
+        ) -> Option<ClientIsolationOptions> {
+            Some(ClientIsolationOptions {
                 auto_vrrp: f.optional("autoVrrp"),
                 packets_type: f.optional("packetsType"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1148,18 +1153,24 @@ pub struct ClientRadioStatus {
         feature = "network-wireless-policies"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for ClientRadioStatus {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("type", &v.type_);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-guest-users",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies"
+    )
+)]
 impl serde::Serialize for ClientRadioStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ClientRadioStatus,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("type", &v.type_);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -1176,16 +1187,11 @@ impl<'de> serde::Deserialize<'de> for ClientRadioStatus {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ClientRadioStatus,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ClientRadioStatus {
+        ) -> Option<ClientRadioStatus> {
+            Some(ClientRadioStatus {
                 type_: f.optional("type"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1247,19 +1253,24 @@ pub struct ClientVenueInformation {
         feature = "network-wireless-policies"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for ClientVenueInformation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-guest-users",
+        feature = "network-wifi-policy-templates",
+        feature = "network-wireless-policies"
+    )
+)]
 impl serde::Serialize for ClientVenueInformation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ClientVenueInformation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -1275,17 +1286,12 @@ impl<'de> serde::Deserialize<'de> for ClientVenueInformation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ClientVenueInformation,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ClientVenueInformation {
+        ) -> Option<ClientVenueInformation> {
+            Some(ClientVenueInformation {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1338,19 +1344,18 @@ pub struct CloneSettings {
     >,
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wifi-templates"))]
+impl ruckus_one_runtime::internal::object::WriteFields for CloneSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wifi-templates"))]
 impl serde::Serialize for CloneSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CloneSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wifi-templates"))]
@@ -1360,14 +1365,15 @@ impl<'de> serde::Deserialize<'de> for CloneSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<CloneSettings, ruckus_one_runtime::internal::object::FieldError> {
-            let value = CloneSettings {
-                id: f.optional("id"),
-                name: f.required("name")?,
-                additional_fields: f.rest(),
+        ) -> Option<CloneSettings> {
+            let Some(r0) = f.required("name") else {
+                return None;
             };
-            f.check()?;
-            Ok(value)
+            Some(CloneSettings {
+                id: f.optional("id"),
+                name: r0,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1425,29 +1431,30 @@ pub struct ConfigBackupView {
 #[cfg(
     any(feature = "network-switch-config-backups", feature = "network-switches-legacy")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for ConfigBackupView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("createdDate", &v.created_date);
+        w.optional("name", &v.name);
+        w.optional("backupId", &v.backup_id);
+        w.optional("switchId", &v.switch_id);
+        w.optional("backupType", &v.backup_type);
+        w.optional("config", &v.config);
+        w.optional("status", &v.status);
+        w.optional("restoreStatus", &v.restore_status);
+        w.optional("restoreTimestamp", &v.restore_timestamp);
+        w.optional("failureReason", &v.failure_reason);
+        w.optional("backupName", &v.backup_name);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-switch-config-backups", feature = "network-switches-legacy")
+)]
 impl serde::Serialize for ConfigBackupView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ConfigBackupView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("name", &v.name);
-            w.optional("backupId", &v.backup_id);
-            w.optional("switchId", &v.switch_id);
-            w.optional("backupType", &v.backup_type);
-            w.optional("config", &v.config);
-            w.optional("status", &v.status);
-            w.optional("restoreStatus", &v.restore_status);
-            w.optional("restoreTimestamp", &v.restore_timestamp);
-            w.optional("failureReason", &v.failure_reason);
-            w.optional("backupName", &v.backup_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -1459,8 +1466,8 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ConfigBackupView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ConfigBackupView {
+        ) -> Option<ConfigBackupView> {
+            Some(ConfigBackupView {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
                 name: f.optional("name"),
@@ -1474,9 +1481,7 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupView {
                 failure_reason: f.optional("failureReason"),
                 backup_name: f.optional("backupName"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1592,21 +1597,19 @@ pub struct ConfigurationError {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ConfigurationError {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("code", &v.code);
+        w.optional("message", &v.message);
+        w.optional("reason", &v.reason);
+        w.optional("suggestion", &v.suggestion);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ConfigurationError {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ConfigurationError,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("code", &v.code);
-            w.optional("message", &v.message);
-            w.optional("reason", &v.reason);
-            w.optional("suggestion", &v.suggestion);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigurationError {
@@ -1615,19 +1618,14 @@ impl<'de> serde::Deserialize<'de> for ConfigurationError {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ConfigurationError,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ConfigurationError {
+        ) -> Option<ConfigurationError> {
+            Some(ConfigurationError {
                 code: f.optional("code"),
                 message: f.optional("message"),
                 reason: f.optional("reason"),
                 suggestion: f.optional("suggestion"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1686,19 +1684,17 @@ pub struct ConfigurationErrorBody {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ConfigurationErrorBody {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional_list("errors", &v.errors);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ConfigurationErrorBody {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ConfigurationErrorBody,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional_list("errors", &v.errors);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigurationErrorBody {
@@ -1707,17 +1703,12 @@ impl<'de> serde::Deserialize<'de> for ConfigurationErrorBody {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ConfigurationErrorBody,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ConfigurationErrorBody {
+        ) -> Option<ConfigurationErrorBody> {
+            Some(ConfigurationErrorBody {
                 request_id: f.optional("requestId"),
                 errors: f.optional_list("errors"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1786,27 +1777,32 @@ pub struct ConfigurationHistoryInfoView {
         feature = "network-switches-legacy"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for ConfigurationHistoryInfoView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("switchName", &v.switch_name);
+        w.optional("startTime", &v.start_time);
+        w.optional("endTime", &v.end_time);
+        w.optional("serialNumber", &v.serial_number);
+        w.optional("configType", &v.config_type);
+        w.optional("dispatchStatus", &v.dispatch_status);
+        w.optional("clis", &v.clis);
+        w.optional("numberOfErrors", &v.number_of_errors);
+        w.optional("transactionId", &v.transaction_id);
+        w.optional_list("dispatchFailedReason", &v.dispatch_failed_reason);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-config-backups",
+        feature = "network-switch-networking",
+        feature = "network-switches-legacy"
+    )
+)]
 impl serde::Serialize for ConfigurationHistoryInfoView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ConfigurationHistoryInfoView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("switchName", &v.switch_name);
-            w.optional("startTime", &v.start_time);
-            w.optional("endTime", &v.end_time);
-            w.optional("serialNumber", &v.serial_number);
-            w.optional("configType", &v.config_type);
-            w.optional("dispatchStatus", &v.dispatch_status);
-            w.optional("clis", &v.clis);
-            w.optional("numberOfErrors", &v.number_of_errors);
-            w.optional("transactionId", &v.transaction_id);
-            w.optional_list("dispatchFailedReason", &v.dispatch_failed_reason);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -1822,11 +1818,8 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryInfoView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ConfigurationHistoryInfoView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ConfigurationHistoryInfoView {
+        ) -> Option<ConfigurationHistoryInfoView> {
+            Some(ConfigurationHistoryInfoView {
                 switch_name: f.optional("switchName"),
                 start_time: f.optional("startTime"),
                 end_time: f.optional("endTime"),
@@ -1838,9 +1831,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryInfoView {
                 transaction_id: f.optional("transactionId"),
                 dispatch_failed_reason: f.optional_list("dispatchFailedReason"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2314,20 +2305,21 @@ pub struct ConfigurationHistoryView {
 #[cfg(
     any(feature = "network-switch-config-backups", feature = "network-switch-networking")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for ConfigurationHistoryView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("totalCount", &v.total_count);
+        w.optional_list("list", &v.list);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-switch-config-backups", feature = "network-switch-networking")
+)]
 impl serde::Serialize for ConfigurationHistoryView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ConfigurationHistoryView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("totalCount", &v.total_count);
-            w.optional_list("list", &v.list);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -2339,18 +2331,13 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ConfigurationHistoryView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ConfigurationHistoryView {
+        ) -> Option<ConfigurationHistoryView> {
+            Some(ConfigurationHistoryView {
                 id: f.optional("id"),
                 total_count: f.optional("totalCount"),
                 list: f.optional_list("list"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2412,20 +2399,20 @@ pub struct DeviceAggregationApFirmwareModel {
     >,
 }
 #[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields
+for DeviceAggregationApFirmwareModel {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("count", &v.count);
+        w.optional("firmware", &v.firmware);
+        w.optional("model", &v.model);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
 impl serde::Serialize for DeviceAggregationApFirmwareModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DeviceAggregationApFirmwareModel,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("count", &v.count);
-            w.optional("firmware", &v.firmware);
-            w.optional("model", &v.model);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
@@ -2435,18 +2422,13 @@ impl<'de> serde::Deserialize<'de> for DeviceAggregationApFirmwareModel {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DeviceAggregationApFirmwareModel,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DeviceAggregationApFirmwareModel {
+        ) -> Option<DeviceAggregationApFirmwareModel> {
+            Some(DeviceAggregationApFirmwareModel {
                 count: f.optional("count"),
                 firmware: f.optional("firmware"),
                 model: f.optional("model"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2499,16 +2481,18 @@ pub struct DeviceGps {
     >,
 }
 #[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
+impl ruckus_one_runtime::internal::object::WriteFields for DeviceGps {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("latitude", &v.latitude);
+        w.optional("longitude", &v.longitude);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 impl serde::Serialize for DeviceGps {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DeviceGps, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("latitude", &v.latitude);
-            w.optional("longitude", &v.longitude);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
@@ -2518,14 +2502,12 @@ impl<'de> serde::Deserialize<'de> for DeviceGps {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DeviceGps, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DeviceGps {
+        ) -> Option<DeviceGps> {
+            Some(DeviceGps {
                 latitude: f.optional("latitude"),
                 longitude: f.optional("longitude"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2583,22 +2565,23 @@ pub struct DevicePolicy {
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for DevicePolicy {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("defaultAccess", &v.default_access);
+        w.optional("description", &v.description);
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional_list("rules", &v.rules);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for DevicePolicy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DevicePolicy,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("defaultAccess", &v.default_access);
-            w.optional("description", &v.description);
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional_list("rules", &v.rules);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -2610,17 +2593,18 @@ impl<'de> serde::Deserialize<'de> for DevicePolicy {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DevicePolicy, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DevicePolicy {
+        ) -> Option<DevicePolicy> {
+            let Some(r0) = f.required("name") else {
+                return None;
+            };
+            Some(DevicePolicy {
                 default_access: f.optional("defaultAccess"),
                 description: f.optional("description"),
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: r0,
                 rules: f.optional_list("rules"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2940,24 +2924,25 @@ pub struct DevicePolicyRule {
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for DevicePolicyRule {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("osVendor", &v.os_vendor);
+        w.optional("action", &v.action);
+        w.optional("deviceType", &v.device_type);
+        w.optional_number("downloadRateLimit", v.download_rate_limit);
+        w.optional("name", &v.name);
+        w.optional_number("uploadRateLimit", v.upload_rate_limit);
+        w.optional("vlan", &v.vlan);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for DevicePolicyRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DevicePolicyRule,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("osVendor", &v.os_vendor);
-            w.optional("action", &v.action);
-            w.optional("deviceType", &v.device_type);
-            w.optional_number("downloadRateLimit", v.download_rate_limit);
-            w.optional("name", &v.name);
-            w.optional_number("uploadRateLimit", v.upload_rate_limit);
-            w.optional("vlan", &v.vlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -2969,8 +2954,8 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyRule {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DevicePolicyRule, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DevicePolicyRule {
+        ) -> Option<DevicePolicyRule> {
+            Some(DevicePolicyRule {
                 os_vendor: f.optional("osVendor"),
                 action: f.optional("action"),
                 device_type: f.optional("deviceType"),
@@ -2979,9 +2964,7 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyRule {
                 upload_rate_limit: f.optional("uploadRateLimit"),
                 vlan: f.optional("vlan"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3233,19 +3216,18 @@ pub struct DeviceRequestView {
     >,
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches"))]
+impl ruckus_one_runtime::internal::object::WriteFields for DeviceRequestView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("deviceRequestAction", &v.device_request_action);
+        w.optional_list("switchIdList", &v.switch_id_list);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches"))]
 impl serde::Serialize for DeviceRequestView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DeviceRequestView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("deviceRequestAction", &v.device_request_action);
-            w.optional_list("switchIdList", &v.switch_id_list);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches"))]
@@ -3255,17 +3237,12 @@ impl<'de> serde::Deserialize<'de> for DeviceRequestView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DeviceRequestView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DeviceRequestView {
+        ) -> Option<DeviceRequestView> {
+            Some(DeviceRequestView {
                 device_request_action: f.optional("deviceRequestAction"),
                 switch_id_list: f.optional_list("switchIdList"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3392,21 +3369,25 @@ pub struct DhcpConfigServiceProfile {
         feature = "network-wireless-service-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for DhcpConfigServiceProfile {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("dhcpMode", &v.dhcp_mode);
+        w.list("dhcpPools", &v.dhcp_pools);
+        w.optional("id", &v.id);
+        w.field("serviceName", &v.service_name);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
 impl serde::Serialize for DhcpConfigServiceProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DhcpConfigServiceProfile,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("dhcpMode", &v.dhcp_mode);
-            w.list("dhcpPools", &v.dhcp_pools);
-            w.optional("id", &v.id);
-            w.field("serviceName", &v.service_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -3421,19 +3402,20 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfile {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DhcpConfigServiceProfile,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DhcpConfigServiceProfile {
-                dhcp_mode: f.optional("dhcpMode"),
-                dhcp_pools: f.required_list("dhcpPools")?,
-                id: f.optional("id"),
-                service_name: f.required("serviceName")?,
-                additional_fields: f.rest(),
+        ) -> Option<DhcpConfigServiceProfile> {
+            let (Some(r0), Some(r1)) = (
+                f.required_list("dhcpPools"),
+                f.required("serviceName"),
+            ) else {
+                return None;
             };
-            f.check()?;
-            Ok(value)
+            Some(DhcpConfigServiceProfile {
+                dhcp_mode: f.optional("dhcpMode"),
+                dhcp_pools: r0,
+                id: f.optional("id"),
+                service_name: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3499,21 +3481,26 @@ pub struct DhcpConfigServiceProfileQueryData {
         feature = "network-wireless-service-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for DhcpConfigServiceProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional_list("dhcpPools", &v.dhcp_pools);
+        w.optional_list("venueIds", &v.venue_ids);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
 impl serde::Serialize for DhcpConfigServiceProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DhcpConfigServiceProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional_list("dhcpPools", &v.dhcp_pools);
-            w.optional_list("venueIds", &v.venue_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -3528,19 +3515,14 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DhcpConfigServiceProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DhcpConfigServiceProfileQueryData {
+        ) -> Option<DhcpConfigServiceProfileQueryData> {
+            Some(DhcpConfigServiceProfileQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 dhcp_pools: f.optional_list("dhcpPools"),
                 venue_ids: f.optional_list("venueIds"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3604,16 +3586,18 @@ pub struct DhcpData {
     >,
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl ruckus_one_runtime::internal::object::WriteFields for DhcpData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enabled", &v.enabled);
+        w.optional("mode", &v.mode);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for DhcpData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpData, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("enabled", &v.enabled);
-            w.optional("mode", &v.mode);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
@@ -3623,14 +3607,12 @@ impl<'de> serde::Deserialize<'de> for DhcpData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DhcpData, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DhcpData {
+        ) -> Option<DhcpData> {
+            Some(DhcpData {
                 enabled: f.optional("enabled"),
                 mode: f.optional("mode"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3791,27 +3773,28 @@ pub struct DhcpOption82Settings {
 #[cfg(
     any(feature = "network-venue-ap-model-settings", feature = "network-wireless-aps")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for DhcpOption82Settings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("macDelimiter", &v.mac_delimiter);
+        w.optional("subOption150Enabled", &v.sub_option150_enabled);
+        w.optional("subOption151Enabled", &v.sub_option151_enabled);
+        w.optional("subOption151Format", &v.sub_option151_format);
+        w.optional("subOption151Text", &v.sub_option151_text);
+        w.optional("subOption1Customization", &v.sub_option1_customization);
+        w.optional("subOption1Enabled", &v.sub_option1_enabled);
+        w.optional("subOption1Format", &v.sub_option1_format);
+        w.optional("subOption2Enabled", &v.sub_option2_enabled);
+        w.optional("subOption2Format", &v.sub_option2_format);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-model-settings", feature = "network-wireless-aps")
+)]
 impl serde::Serialize for DhcpOption82Settings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DhcpOption82Settings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("macDelimiter", &v.mac_delimiter);
-            w.optional("subOption150Enabled", &v.sub_option150_enabled);
-            w.optional("subOption151Enabled", &v.sub_option151_enabled);
-            w.optional("subOption151Format", &v.sub_option151_format);
-            w.optional("subOption151Text", &v.sub_option151_text);
-            w.optional("subOption1Customization", &v.sub_option1_customization);
-            w.optional("subOption1Enabled", &v.sub_option1_enabled);
-            w.optional("subOption1Format", &v.sub_option1_format);
-            w.optional("subOption2Enabled", &v.sub_option2_enabled);
-            w.optional("subOption2Format", &v.sub_option2_format);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -3823,11 +3806,8 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82Settings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DhcpOption82Settings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DhcpOption82Settings {
+        ) -> Option<DhcpOption82Settings> {
+            Some(DhcpOption82Settings {
                 mac_delimiter: f.optional("macDelimiter"),
                 sub_option150_enabled: f.optional("subOption150Enabled"),
                 sub_option151_enabled: f.optional("subOption151Enabled"),
@@ -3839,9 +3819,7 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82Settings {
                 sub_option2_enabled: f.optional("subOption2Enabled"),
                 sub_option2_format: f.optional("subOption2Format"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4296,18 +4274,20 @@ pub struct DhcpOption82SubOption1Customization {
 #[cfg(
     any(feature = "network-venue-ap-model-settings", feature = "network-wireless-aps")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for DhcpOption82SubOption1Customization {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.list("attributes", &v.attributes);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-model-settings", feature = "network-wireless-aps")
+)]
 impl serde::Serialize for DhcpOption82SubOption1Customization {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DhcpOption82SubOption1Customization,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.list("attributes", &v.attributes);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -4319,15 +4299,14 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1Customization {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DhcpOption82SubOption1Customization,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DhcpOption82SubOption1Customization {
-                attributes: f.required_list("attributes")?,
-                additional_fields: f.rest(),
+        ) -> Option<DhcpOption82SubOption1Customization> {
+            let Some(r0) = f.required_list("attributes") else {
+                return None;
             };
-            Ok(value)
+            Some(DhcpOption82SubOption1Customization {
+                attributes: r0,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4371,19 +4350,21 @@ pub struct DhcpOption82SubOption1CustomizationAttribute {
 #[cfg(
     any(feature = "network-venue-ap-model-settings", feature = "network-wireless-aps")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for DhcpOption82SubOption1CustomizationAttribute {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("text", &v.text);
+        w.field("type", &v.type_);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-model-settings", feature = "network-wireless-aps")
+)]
 impl serde::Serialize for DhcpOption82SubOption1CustomizationAttribute {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DhcpOption82SubOption1CustomizationAttribute,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("text", &v.text);
-            w.field("type", &v.type_);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -4395,17 +4376,12 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1CustomizationAttribu
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DhcpOption82SubOption1CustomizationAttribute,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DhcpOption82SubOption1CustomizationAttribute {
+        ) -> Option<DhcpOption82SubOption1CustomizationAttribute> {
+            Some(DhcpOption82SubOption1CustomizationAttribute {
                 text: f.optional("text"),
                 type_: f.optional("type"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4554,20 +4530,19 @@ pub struct DhcpOptionView {
     >,
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl ruckus_one_runtime::internal::object::WriteFields for DhcpOptionView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("seq", &v.seq);
+        w.optional("value", &v.value);
+        w.optional("type", &v.type_);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
 impl serde::Serialize for DhcpOptionView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DhcpOptionView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("seq", &v.seq);
-            w.optional("value", &v.value);
-            w.optional("type", &v.type_);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
@@ -4577,15 +4552,13 @@ impl<'de> serde::Deserialize<'de> for DhcpOptionView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DhcpOptionView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DhcpOptionView {
+        ) -> Option<DhcpOptionView> {
+            Some(DhcpOptionView {
                 seq: f.optional("seq"),
                 value: f.optional("value"),
                 type_: f.optional("type"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4733,25 +4706,32 @@ pub struct DhcpPool {
         feature = "network-wireless-service-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for DhcpPool {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("description", &v.description);
+        w.field("endIpAddress", &v.end_ip_address);
+        w.field("leaseTimeHours", &v.lease_time_hours);
+        w.field("leaseTimeMinutes", &v.lease_time_minutes);
+        w.field("name", &v.name);
+        w.optional("primaryDnsIp", &v.primary_dns_ip);
+        w.optional("secondaryDnsIp", &v.secondary_dns_ip);
+        w.field("startIpAddress", &v.start_ip_address);
+        w.field("subnetAddress", &v.subnet_address);
+        w.field("subnetMask", &v.subnet_mask);
+        w.field("vlanId", &v.vlan_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
 impl serde::Serialize for DhcpPool {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpPool, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("description", &v.description);
-            w.field("endIpAddress", &v.end_ip_address);
-            w.field("leaseTimeHours", &v.lease_time_hours);
-            w.field("leaseTimeMinutes", &v.lease_time_minutes);
-            w.field("name", &v.name);
-            w.optional("primaryDnsIp", &v.primary_dns_ip);
-            w.optional("secondaryDnsIp", &v.secondary_dns_ip);
-            w.field("startIpAddress", &v.start_ip_address);
-            w.field("subnetAddress", &v.subnet_address);
-            w.field("subnetMask", &v.subnet_mask);
-            w.field("vlanId", &v.vlan_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -4766,23 +4746,42 @@ impl<'de> serde::Deserialize<'de> for DhcpPool {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DhcpPool, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DhcpPool {
+        ) -> Option<DhcpPool> {
+            let (
+                Some(r0),
+                Some(r1),
+                Some(r2),
+                Some(r3),
+                Some(r4),
+                Some(r5),
+                Some(r6),
+                Some(r7),
+            ) = (
+                f.required("endIpAddress"),
+                f.required("leaseTimeHours"),
+                f.required("leaseTimeMinutes"),
+                f.required("name"),
+                f.required("startIpAddress"),
+                f.required("subnetAddress"),
+                f.required("subnetMask"),
+                f.required("vlanId"),
+            ) else {
+                return None;
+            };
+            Some(DhcpPool {
                 description: f.optional("description"),
-                end_ip_address: f.required("endIpAddress")?,
-                lease_time_hours: f.required("leaseTimeHours")?,
-                lease_time_minutes: f.required("leaseTimeMinutes")?,
-                name: f.required("name")?,
+                end_ip_address: r0,
+                lease_time_hours: r1,
+                lease_time_minutes: r2,
+                name: r3,
                 primary_dns_ip: f.optional("primaryDnsIp"),
                 secondary_dns_ip: f.optional("secondaryDnsIp"),
-                start_ip_address: f.required("startIpAddress")?,
-                subnet_address: f.required("subnetAddress")?,
-                subnet_mask: f.required("subnetMask")?,
-                vlan_id: f.required("vlanId")?,
+                start_ip_address: r4,
+                subnet_address: r5,
+                subnet_mask: r6,
+                vlan_id: r7,
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4938,28 +4937,27 @@ pub struct DhcpServerView {
     >,
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl ruckus_one_runtime::internal::object::WriteFields for DhcpServerView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("poolName", &v.pool_name);
+        w.optional("defaultRouterIp", &v.default_router_ip);
+        w.optional("excludedEnd", &v.excluded_end);
+        w.optional("excludedStart", &v.excluded_start);
+        w.optional("leaseDays", &v.lease_days);
+        w.optional("leaseHrs", &v.lease_hrs);
+        w.optional("leaseMins", &v.lease_mins);
+        w.optional_list("dhcpOptions", &v.dhcp_options);
+        w.optional("subnetAddress", &v.subnet_address);
+        w.optional("subnetMask", &v.subnet_mask);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
 impl serde::Serialize for DhcpServerView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DhcpServerView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("poolName", &v.pool_name);
-            w.optional("defaultRouterIp", &v.default_router_ip);
-            w.optional("excludedEnd", &v.excluded_end);
-            w.optional("excludedStart", &v.excluded_start);
-            w.optional("leaseDays", &v.lease_days);
-            w.optional("leaseHrs", &v.lease_hrs);
-            w.optional("leaseMins", &v.lease_mins);
-            w.optional_list("dhcpOptions", &v.dhcp_options);
-            w.optional("subnetAddress", &v.subnet_address);
-            w.optional("subnetMask", &v.subnet_mask);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
@@ -4969,8 +4967,8 @@ impl<'de> serde::Deserialize<'de> for DhcpServerView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DhcpServerView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DhcpServerView {
+        ) -> Option<DhcpServerView> {
+            Some(DhcpServerView {
                 id: f.optional("id"),
                 pool_name: f.optional("poolName"),
                 default_router_ip: f.optional("defaultRouterIp"),
@@ -4983,9 +4981,7 @@ impl<'de> serde::Deserialize<'de> for DhcpServerView {
                 subnet_address: f.optional("subnetAddress"),
                 subnet_mask: f.optional("subnetMask"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5089,20 +5085,19 @@ pub struct DhcpServiceAp {
     >,
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl ruckus_one_runtime::internal::object::WriteFields for DhcpServiceAp {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("dhcpIps", &v.dhcp_ips);
+        w.field("role", &v.role);
+        w.field("serialNumber", &v.serial_number);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
 impl serde::Serialize for DhcpServiceAp {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DhcpServiceAp,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("dhcpIps", &v.dhcp_ips);
-            w.field("role", &v.role);
-            w.field("serialNumber", &v.serial_number);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
@@ -5112,15 +5107,16 @@ impl<'de> serde::Deserialize<'de> for DhcpServiceAp {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DhcpServiceAp, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DhcpServiceAp {
+        ) -> Option<DhcpServiceAp> {
+            let Some(r0) = f.required("serialNumber") else {
+                return None;
+            };
+            Some(DhcpServiceAp {
                 dhcp_ips: f.optional_list("dhcpIps"),
                 role: f.optional("role"),
-                serial_number: f.required("serialNumber")?,
+                serial_number: r0,
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5180,19 +5176,24 @@ pub struct DispatchFailedReasonView {
         feature = "network-switches-legacy"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for DispatchFailedReasonView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("lineNumber", &v.line_number);
+        w.optional("message", &v.message);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-config-backups",
+        feature = "network-switch-networking",
+        feature = "network-switches-legacy"
+    )
+)]
 impl serde::Serialize for DispatchFailedReasonView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DispatchFailedReasonView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("lineNumber", &v.line_number);
-            w.optional("message", &v.message);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -5208,17 +5209,12 @@ impl<'de> serde::Deserialize<'de> for DispatchFailedReasonView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DispatchFailedReasonView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DispatchFailedReasonView {
+        ) -> Option<DispatchFailedReasonView> {
+            Some(DispatchFailedReasonView {
                 line_number: f.optional("lineNumber"),
                 message: f.optional("message"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5271,15 +5267,17 @@ pub struct DnsProxy {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for DnsProxy {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("dnsProxyRules", &v.dns_proxy_rules);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for DnsProxy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DnsProxy, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional_list("dnsProxyRules", &v.dns_proxy_rules);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -5289,13 +5287,11 @@ impl<'de> serde::Deserialize<'de> for DnsProxy {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DnsProxy, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DnsProxy {
+        ) -> Option<DnsProxy> {
+            Some(DnsProxy {
                 dns_proxy_rules: f.optional_list("dnsProxyRules"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5337,19 +5333,18 @@ pub struct DnsProxyRule {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for DnsProxyRule {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("domainName", &v.domain_name);
+        w.list("ipList", &v.ip_list);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for DnsProxyRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DnsProxyRule,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("domainName", &v.domain_name);
-            w.list("ipList", &v.ip_list);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -5359,13 +5354,18 @@ impl<'de> serde::Deserialize<'de> for DnsProxyRule {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DnsProxyRule, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DnsProxyRule {
-                domain_name: f.required("domainName")?,
-                ip_list: f.required_list("ipList")?,
-                additional_fields: f.rest(),
+        ) -> Option<DnsProxyRule> {
+            let (Some(r0), Some(r1)) = (
+                f.required("domainName"),
+                f.required_list("ipList"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(DnsProxyRule {
+                domain_name: r0,
+                ip_list: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5481,85 +5481,87 @@ pub struct DownLink {
     >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl ruckus_one_runtime::internal::object::WriteFields for DownLink {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("isMeshEnable", &v.is_mesh_enable);
+        w.optional("deviceDto", &v.device_dto);
+        w.optional("downLinkCount", &v.down_link_count);
+        w.optional("serialNumber", &v.serial_number);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional("crtTime", &v.crt_time);
+        w.optional("lastUpdTime", &v.last_upd_time);
+        w.optional("lastSeenTime", &v.last_seen_time);
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("model", &v.model);
+        w.optional("fwVersion", &v.fw_version);
+        w.optional("venueId", &v.venue_id);
+        w.optional("venueName", &v.venue_name);
+        w.optional("apGroupId", &v.ap_group_id);
+        w.optional("apGroupName", &v.ap_group_name);
+        w.optional("wlanGroup24GId", &v.wlan_group24g_id);
+        w.optional("wlanGroup5GId", &v.wlan_group5g_id);
+        w.optional_list("wlanGroups", &v.wlan_groups);
+        w.optional("configStatus", &v.config_status);
+        w.optional("connectionStatus", &v.connection_status);
+        w.optional("deviceStatus", &v.device_status);
+        w.optional("deviceStatusSeverity", &v.device_status_severity);
+        w.optional("IP", &v.ip);
+        w.optional("extIp", &v.ext_ip);
+        w.optional("externalPort", &v.external_port);
+        w.optional("apMac", &v.ap_mac);
+        w.optional("apStatusData", &v.ap_status_data);
+        w.optional_list("uplink", &v.uplink);
+        w.optional_list("downlink.downMac", &v.downlink_down_mac);
+        w.optional_list("downlink.rssi", &v.downlink_rssi);
+        w.optional_list("downlink.type", &v.downlink_type);
+        w.optional("uplink.upMac", &v.uplink_up_mac);
+        w.optional("uplink.rssi", &v.uplink_rssi);
+        w.optional_list("uplink.type", &v.uplink_type);
+        w.optional("meshRole", &v.mesh_role);
+        w.optional("hops", &v.hops);
+        w.optional("deviceGroupId", &v.device_group_id);
+        w.optional("floorplanId", &v.floorplan_id);
+        w.optional_number("xPercent", v.x_percent);
+        w.optional_number("yPercent", v.y_percent);
+        w.optional("clients", &v.clients);
+        w.optional("downlinkCount", &v.downlink_count);
+        w.optional("tags", &v.tags);
+        w.optional("deviceGroupName", &v.device_group_name);
+        w.optional("deviceModelType", &v.device_model_type);
+        w.optional("switchName", &v.switch_name);
+        w.optional("switchSerialNumber", &v.switch_serial_number);
+        w.optional("switchId", &v.switch_id);
+        w.optional("switchPort", &v.switch_port);
+        w.optional("latitude", &v.latitude);
+        w.optional("longitude", &v.longitude);
+        w.optional("poePort", &v.poe_port);
+        w.optional("rogueCategory", &v.rogue_category);
+        w.optional("deviceSessionCacheWeight", &v.device_session_cache_weight);
+        w.optional("healthStatus", &v.health_status);
+        w.optional("downlinkChannel", &v.downlink_channel);
+        w.optional("uplinkChannel", &v.uplink_channel);
+        w.optional("geolocationSource", &v.geolocation_source);
+        w.optional("apRadioDeploy", &v.ap_radio_deploy);
+        w.optional("reboot", &v.reboot);
+        w.optional_list("apNeighborMacs", &v.ap_neighbor_macs);
+        w.optional_list("apNeighborRssis", &v.ap_neighbor_rssis);
+        w.optional_list("neighbors", &v.neighbors);
+        w.optional("txFrames", &v.tx_frames);
+        w.optional("rssi", &v.rssi);
+        w.optional("rxBytes", &v.rx_bytes);
+        w.optional("txBytes", &v.tx_bytes);
+        w.optional("rxFrames", &v.rx_frames);
+        w.optional("type", &v.type_);
+        w.optional("downMac", &v.down_mac);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for DownLink {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DownLink, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("isMeshEnable", &v.is_mesh_enable);
-            w.optional("deviceDto", &v.device_dto);
-            w.optional("downLinkCount", &v.down_link_count);
-            w.optional("serialNumber", &v.serial_number);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("crtTime", &v.crt_time);
-            w.optional("lastUpdTime", &v.last_upd_time);
-            w.optional("lastSeenTime", &v.last_seen_time);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("model", &v.model);
-            w.optional("fwVersion", &v.fw_version);
-            w.optional("venueId", &v.venue_id);
-            w.optional("venueName", &v.venue_name);
-            w.optional("apGroupId", &v.ap_group_id);
-            w.optional("apGroupName", &v.ap_group_name);
-            w.optional("wlanGroup24GId", &v.wlan_group24g_id);
-            w.optional("wlanGroup5GId", &v.wlan_group5g_id);
-            w.optional_list("wlanGroups", &v.wlan_groups);
-            w.optional("configStatus", &v.config_status);
-            w.optional("connectionStatus", &v.connection_status);
-            w.optional("deviceStatus", &v.device_status);
-            w.optional("deviceStatusSeverity", &v.device_status_severity);
-            w.optional("IP", &v.ip);
-            w.optional("extIp", &v.ext_ip);
-            w.optional("externalPort", &v.external_port);
-            w.optional("apMac", &v.ap_mac);
-            w.optional("apStatusData", &v.ap_status_data);
-            w.optional_list("uplink", &v.uplink);
-            w.optional_list("downlink.downMac", &v.downlink_down_mac);
-            w.optional_list("downlink.rssi", &v.downlink_rssi);
-            w.optional_list("downlink.type", &v.downlink_type);
-            w.optional("uplink.upMac", &v.uplink_up_mac);
-            w.optional("uplink.rssi", &v.uplink_rssi);
-            w.optional_list("uplink.type", &v.uplink_type);
-            w.optional("meshRole", &v.mesh_role);
-            w.optional("hops", &v.hops);
-            w.optional("deviceGroupId", &v.device_group_id);
-            w.optional("floorplanId", &v.floorplan_id);
-            w.optional_number("xPercent", v.x_percent);
-            w.optional_number("yPercent", v.y_percent);
-            w.optional("clients", &v.clients);
-            w.optional("downlinkCount", &v.downlink_count);
-            w.optional("tags", &v.tags);
-            w.optional("deviceGroupName", &v.device_group_name);
-            w.optional("deviceModelType", &v.device_model_type);
-            w.optional("switchName", &v.switch_name);
-            w.optional("switchSerialNumber", &v.switch_serial_number);
-            w.optional("switchId", &v.switch_id);
-            w.optional("switchPort", &v.switch_port);
-            w.optional("latitude", &v.latitude);
-            w.optional("longitude", &v.longitude);
-            w.optional("poePort", &v.poe_port);
-            w.optional("rogueCategory", &v.rogue_category);
-            w.optional("deviceSessionCacheWeight", &v.device_session_cache_weight);
-            w.optional("healthStatus", &v.health_status);
-            w.optional("downlinkChannel", &v.downlink_channel);
-            w.optional("uplinkChannel", &v.uplink_channel);
-            w.optional("geolocationSource", &v.geolocation_source);
-            w.optional("apRadioDeploy", &v.ap_radio_deploy);
-            w.optional("reboot", &v.reboot);
-            w.optional_list("apNeighborMacs", &v.ap_neighbor_macs);
-            w.optional_list("apNeighborRssis", &v.ap_neighbor_rssis);
-            w.optional_list("neighbors", &v.neighbors);
-            w.optional("txFrames", &v.tx_frames);
-            w.optional("rssi", &v.rssi);
-            w.optional("rxBytes", &v.rx_bytes);
-            w.optional("txBytes", &v.tx_bytes);
-            w.optional("rxFrames", &v.rx_frames);
-            w.optional("type", &v.type_);
-            w.optional("downMac", &v.down_mac);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
@@ -5569,8 +5571,8 @@ impl<'de> serde::Deserialize<'de> for DownLink {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DownLink, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DownLink {
+        ) -> Option<DownLink> {
+            Some(DownLink {
                 is_mesh_enable: f.optional("isMeshEnable"),
                 device_dto: f.optional("deviceDto"),
                 down_link_count: f.optional("downLinkCount"),
@@ -5643,9 +5645,7 @@ impl<'de> serde::Deserialize<'de> for DownLink {
                 type_: f.optional("type"),
                 down_mac: f.optional("downMac"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6252,146 +6252,134 @@ pub struct DpskOpenWifiWlanAdvancedCustomization {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields
+for DpskOpenWifiWlanAdvancedCustomization {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("applicationVisibilityEnabled", &v.application_visibility_enabled);
+        w.optional("arpRequestRateLimit", &v.arp_request_rate_limit);
+        w.optional("broadcastProbeResponseDelay", &v.broadcast_probe_response_delay);
+        w.optional("bssPriority", &v.bss_priority);
+        w.optional("clientInactivityTimeout", &v.client_inactivity_timeout);
+        w.optional("clientIsolation", &v.client_isolation);
+        w.optional("clientIsolationOptions", &v.client_isolation_options);
+        w.optional("clientLoadBalancingEnable", &v.client_load_balancing_enable);
+        w.optional("dhcpOption82Enabled", &v.dhcp_option82_enabled);
+        w.optional("dhcpOption82MacFormat", &v.dhcp_option82_mac_format);
+        w.optional(
+            "dhcpOption82SubOption150Enabled",
+            &v.dhcp_option82_sub_option150_enabled,
+        );
+        w.optional(
+            "dhcpOption82SubOption151Enabled",
+            &v.dhcp_option82_sub_option151_enabled,
+        );
+        w.optional(
+            "dhcpOption82SubOption151Format",
+            &v.dhcp_option82_sub_option151_format,
+        );
+        w.optional(
+            "dhcpOption82SubOption151Input",
+            &v.dhcp_option82_sub_option151_input,
+        );
+        w.optional(
+            "dhcpOption82SubOption1Enabled",
+            &v.dhcp_option82_sub_option1_enabled,
+        );
+        w.optional("dhcpOption82SubOption1Format", &v.dhcp_option82_sub_option1_format);
+        w.optional(
+            "dhcpOption82SubOption2Enabled",
+            &v.dhcp_option82_sub_option2_enabled,
+        );
+        w.optional("dhcpOption82SubOption2Format", &v.dhcp_option82_sub_option2_format);
+        w.optional("dhcpRequestRateLimit", &v.dhcp_request_rate_limit);
+        w.optional("directedThreshold", &v.directed_threshold);
+        w.optional("dnsProxy", &v.dns_proxy);
+        w.optional("dnsProxyEnabled", &v.dns_proxy_enabled);
+        w.optional("enableAaaVlanOverride", &v.enable_aaa_vlan_override);
+        w.optional(
+            "enableAdditionalRegulatoryDomains",
+            &v.enable_additional_regulatory_domains,
+        );
+        w.optional("enableAirtimeDecongestion", &v.enable_airtime_decongestion);
+        w.optional("enableAntiSpoofing", &v.enable_anti_spoofing);
+        w.optional(
+            "enableApHostNameAdvertisement",
+            &v.enable_ap_host_name_advertisement,
+        );
+        w.optional("enableArpRequestRateLimit", &v.enable_arp_request_rate_limit);
+        w.optional("enableBandBalancing", &v.enable_band_balancing);
+        w.optional("enableDhcpRequestRateLimit", &v.enable_dhcp_request_rate_limit);
+        w.optional("enableGtkRekey", &v.enable_gtk_rekey);
+        w.optional("enableJoinRSSIThreshold", &v.enable_join_rssi_threshold);
+        w.optional(
+            "enableMulticastDownlinkRateLimiting",
+            &v.enable_multicast_downlink_rate_limiting,
+        );
+        w.optional(
+            "enableMulticastDownlinkRateLimiting6G",
+            &v.enable_multicast_downlink_rate_limiting6g,
+        );
+        w.optional(
+            "enableMulticastUplinkRateLimiting",
+            &v.enable_multicast_uplink_rate_limiting,
+        );
+        w.optional(
+            "enableMulticastUplinkRateLimiting6G",
+            &v.enable_multicast_uplink_rate_limiting6g,
+        );
+        w.optional("enableNeighborReport", &v.enable_neighbor_report);
+        w.optional(
+            "enableOptimizedConnectivityExperience",
+            &v.enable_optimized_connectivity_experience,
+        );
+        w.optional("enableSyslog", &v.enable_syslog);
+        w.optional(
+            "enableTransientClientManagement",
+            &v.enable_transient_client_management,
+        );
+        w.optional("forceMobileDeviceDhcp", &v.force_mobile_device_dhcp);
+        w.optional("hideSsid", &v.hide_ssid);
+        w.optional("joinExpireTime", &v.join_expire_time);
+        w.optional("joinRSSIThreshold", &v.join_rssi_threshold);
+        w.optional("joinWaitThreshold", &v.join_wait_threshold);
+        w.optional("joinWaitTime", &v.join_wait_time);
+        w.optional("maxClientsOnWlanPerRadio", &v.max_clients_on_wlan_per_radio);
+        w.optional("multiLinkOperationEnabled", &v.multi_link_operation_enabled);
+        w.optional("multiLinkOperationOptions", &v.multi_link_operation_options);
+        w.optional("multicastDownlinkRateLimiting", &v.multicast_downlink_rate_limiting);
+        w.optional("multicastFilterEnabled", &v.multicast_filter_enabled);
+        w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
+        w.optional("proxyARP", &v.proxy_arp);
+        w.optional("qosMapSetEnabled", &v.qos_map_set_enabled);
+        w.optional("qosMapSetOptions", &v.qos_map_set_options);
+        w.optional("qosMirroringEnabled", &v.qos_mirroring_enabled);
+        w.optional("qosMirroringScope", &v.qos_mirroring_scope);
+        w.optional("radioCustomization", &v.radio_customization);
+        w.optional("radiusOptions", &v.radius_options);
+        w.optional("respectiveAccessControl", &v.respective_access_control);
+        w.optional(
+            "rssiAssociationRejectionThreshold",
+            &v.rssi_association_rejection_threshold,
+        );
+        w.optional("totalDownlinkRateLimiting", &v.total_downlink_rate_limiting);
+        w.optional("totalUplinkRateLimiting", &v.total_uplink_rate_limiting);
+        w.optional("userDownlinkRateLimiting", &v.user_downlink_rate_limiting);
+        w.optional("userUplinkRateLimiting", &v.user_uplink_rate_limiting);
+        w.optional("wifi6Enabled", &v.wifi6_enabled);
+        w.optional("wifi7Enabled", &v.wifi7_enabled);
+        w.optional("accessControlEnable", &v.access_control_enable);
+        w.optional("applicationPolicyEnable", &v.application_policy_enable);
+        w.optional("l2AclEnable", &v.l2_acl_enable);
+        w.optional("l3AclEnable", &v.l3_acl_enable);
+        w.optional("wifiCallingEnabled", &v.wifi_calling_enabled);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for DpskOpenWifiWlanAdvancedCustomization {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DpskOpenWifiWlanAdvancedCustomization,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional(
-                "applicationVisibilityEnabled",
-                &v.application_visibility_enabled,
-            );
-            w.optional("arpRequestRateLimit", &v.arp_request_rate_limit);
-            w.optional("broadcastProbeResponseDelay", &v.broadcast_probe_response_delay);
-            w.optional("bssPriority", &v.bss_priority);
-            w.optional("clientInactivityTimeout", &v.client_inactivity_timeout);
-            w.optional("clientIsolation", &v.client_isolation);
-            w.optional("clientIsolationOptions", &v.client_isolation_options);
-            w.optional("clientLoadBalancingEnable", &v.client_load_balancing_enable);
-            w.optional("dhcpOption82Enabled", &v.dhcp_option82_enabled);
-            w.optional("dhcpOption82MacFormat", &v.dhcp_option82_mac_format);
-            w.optional(
-                "dhcpOption82SubOption150Enabled",
-                &v.dhcp_option82_sub_option150_enabled,
-            );
-            w.optional(
-                "dhcpOption82SubOption151Enabled",
-                &v.dhcp_option82_sub_option151_enabled,
-            );
-            w.optional(
-                "dhcpOption82SubOption151Format",
-                &v.dhcp_option82_sub_option151_format,
-            );
-            w.optional(
-                "dhcpOption82SubOption151Input",
-                &v.dhcp_option82_sub_option151_input,
-            );
-            w.optional(
-                "dhcpOption82SubOption1Enabled",
-                &v.dhcp_option82_sub_option1_enabled,
-            );
-            w.optional(
-                "dhcpOption82SubOption1Format",
-                &v.dhcp_option82_sub_option1_format,
-            );
-            w.optional(
-                "dhcpOption82SubOption2Enabled",
-                &v.dhcp_option82_sub_option2_enabled,
-            );
-            w.optional(
-                "dhcpOption82SubOption2Format",
-                &v.dhcp_option82_sub_option2_format,
-            );
-            w.optional("dhcpRequestRateLimit", &v.dhcp_request_rate_limit);
-            w.optional("directedThreshold", &v.directed_threshold);
-            w.optional("dnsProxy", &v.dns_proxy);
-            w.optional("dnsProxyEnabled", &v.dns_proxy_enabled);
-            w.optional("enableAaaVlanOverride", &v.enable_aaa_vlan_override);
-            w.optional(
-                "enableAdditionalRegulatoryDomains",
-                &v.enable_additional_regulatory_domains,
-            );
-            w.optional("enableAirtimeDecongestion", &v.enable_airtime_decongestion);
-            w.optional("enableAntiSpoofing", &v.enable_anti_spoofing);
-            w.optional(
-                "enableApHostNameAdvertisement",
-                &v.enable_ap_host_name_advertisement,
-            );
-            w.optional("enableArpRequestRateLimit", &v.enable_arp_request_rate_limit);
-            w.optional("enableBandBalancing", &v.enable_band_balancing);
-            w.optional("enableDhcpRequestRateLimit", &v.enable_dhcp_request_rate_limit);
-            w.optional("enableGtkRekey", &v.enable_gtk_rekey);
-            w.optional("enableJoinRSSIThreshold", &v.enable_join_rssi_threshold);
-            w.optional(
-                "enableMulticastDownlinkRateLimiting",
-                &v.enable_multicast_downlink_rate_limiting,
-            );
-            w.optional(
-                "enableMulticastDownlinkRateLimiting6G",
-                &v.enable_multicast_downlink_rate_limiting6g,
-            );
-            w.optional(
-                "enableMulticastUplinkRateLimiting",
-                &v.enable_multicast_uplink_rate_limiting,
-            );
-            w.optional(
-                "enableMulticastUplinkRateLimiting6G",
-                &v.enable_multicast_uplink_rate_limiting6g,
-            );
-            w.optional("enableNeighborReport", &v.enable_neighbor_report);
-            w.optional(
-                "enableOptimizedConnectivityExperience",
-                &v.enable_optimized_connectivity_experience,
-            );
-            w.optional("enableSyslog", &v.enable_syslog);
-            w.optional(
-                "enableTransientClientManagement",
-                &v.enable_transient_client_management,
-            );
-            w.optional("forceMobileDeviceDhcp", &v.force_mobile_device_dhcp);
-            w.optional("hideSsid", &v.hide_ssid);
-            w.optional("joinExpireTime", &v.join_expire_time);
-            w.optional("joinRSSIThreshold", &v.join_rssi_threshold);
-            w.optional("joinWaitThreshold", &v.join_wait_threshold);
-            w.optional("joinWaitTime", &v.join_wait_time);
-            w.optional("maxClientsOnWlanPerRadio", &v.max_clients_on_wlan_per_radio);
-            w.optional("multiLinkOperationEnabled", &v.multi_link_operation_enabled);
-            w.optional("multiLinkOperationOptions", &v.multi_link_operation_options);
-            w.optional(
-                "multicastDownlinkRateLimiting",
-                &v.multicast_downlink_rate_limiting,
-            );
-            w.optional("multicastFilterEnabled", &v.multicast_filter_enabled);
-            w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
-            w.optional("proxyARP", &v.proxy_arp);
-            w.optional("qosMapSetEnabled", &v.qos_map_set_enabled);
-            w.optional("qosMapSetOptions", &v.qos_map_set_options);
-            w.optional("qosMirroringEnabled", &v.qos_mirroring_enabled);
-            w.optional("qosMirroringScope", &v.qos_mirroring_scope);
-            w.optional("radioCustomization", &v.radio_customization);
-            w.optional("radiusOptions", &v.radius_options);
-            w.optional("respectiveAccessControl", &v.respective_access_control);
-            w.optional(
-                "rssiAssociationRejectionThreshold",
-                &v.rssi_association_rejection_threshold,
-            );
-            w.optional("totalDownlinkRateLimiting", &v.total_downlink_rate_limiting);
-            w.optional("totalUplinkRateLimiting", &v.total_uplink_rate_limiting);
-            w.optional("userDownlinkRateLimiting", &v.user_downlink_rate_limiting);
-            w.optional("userUplinkRateLimiting", &v.user_uplink_rate_limiting);
-            w.optional("wifi6Enabled", &v.wifi6_enabled);
-            w.optional("wifi7Enabled", &v.wifi7_enabled);
-            w.optional("accessControlEnable", &v.access_control_enable);
-            w.optional("applicationPolicyEnable", &v.application_policy_enable);
-            w.optional("l2AclEnable", &v.l2_acl_enable);
-            w.optional("l3AclEnable", &v.l3_acl_enable);
-            w.optional("wifiCallingEnabled", &v.wifi_calling_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -6401,11 +6389,8 @@ impl<'de> serde::Deserialize<'de> for DpskOpenWifiWlanAdvancedCustomization {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DpskOpenWifiWlanAdvancedCustomization,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DpskOpenWifiWlanAdvancedCustomization {
+        ) -> Option<DpskOpenWifiWlanAdvancedCustomization> {
+            Some(DpskOpenWifiWlanAdvancedCustomization {
                 application_visibility_enabled: f
                     .optional("applicationVisibilityEnabled"),
                 arp_request_rate_limit: f.optional("arpRequestRateLimit"),
@@ -6500,9 +6485,7 @@ impl<'de> serde::Deserialize<'de> for DpskOpenWifiWlanAdvancedCustomization {
                 l3_acl_enable: f.optional("l3AclEnable"),
                 wifi_calling_enabled: f.optional("wifiCallingEnabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7062,25 +7045,24 @@ pub struct DpskWifiNetwork {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for DpskWifiNetwork {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("useDpskService", &v.use_dpsk_service);
+        w.field("wlan", &v.wlan);
+        w.optional("dpskServiceProfileId", &v.dpsk_service_profile_id);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional_list("venues", &v.venues);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for DpskWifiNetwork {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DpskWifiNetwork,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("useDpskService", &v.use_dpsk_service);
-            w.field("wlan", &v.wlan);
-            w.optional("dpskServiceProfileId", &v.dpsk_service_profile_id);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional_list("venues", &v.venues);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -7090,20 +7072,21 @@ impl<'de> serde::Deserialize<'de> for DpskWifiNetwork {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DpskWifiNetwork, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DpskWifiNetwork {
+        ) -> Option<DpskWifiNetwork> {
+            let Some(r0) = f.required("wlan") else {
+                return None;
+            };
+            Some(DpskWifiNetwork {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 description: f.optional("description"),
                 use_dpsk_service: f.optional("useDpskService"),
-                wlan: f.required("wlan")?,
+                wlan: r0,
                 dpsk_service_profile_id: f.optional("dpskServiceProfileId"),
                 tenant_id: f.optional("tenantId"),
                 venues: f.optional_list("venues"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7198,26 +7181,25 @@ pub struct DpskWifiWlan {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for DpskWifiWlan {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("advancedCustomization", &v.advanced_customization);
+        w.optional("enabled", &v.enabled);
+        w.field("ssid", &v.ssid);
+        w.optional("vlanId", &v.vlan_id);
+        w.optional("wlanSecurity", &v.wlan_security);
+        w.optional("macAddressAuthentication", &v.mac_address_authentication);
+        w.optional("macAuthMacFormat", &v.mac_auth_mac_format);
+        w.optional("managementFrameProtection", &v.management_frame_protection);
+        w.optional("passphrase", &v.passphrase);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for DpskWifiWlan {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DpskWifiWlan,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("advancedCustomization", &v.advanced_customization);
-            w.optional("enabled", &v.enabled);
-            w.field("ssid", &v.ssid);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("wlanSecurity", &v.wlan_security);
-            w.optional("macAddressAuthentication", &v.mac_address_authentication);
-            w.optional("macAuthMacFormat", &v.mac_auth_mac_format);
-            w.optional("managementFrameProtection", &v.management_frame_protection);
-            w.optional("passphrase", &v.passphrase);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -7227,11 +7209,14 @@ impl<'de> serde::Deserialize<'de> for DpskWifiWlan {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DpskWifiWlan, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DpskWifiWlan {
+        ) -> Option<DpskWifiWlan> {
+            let Some(r0) = f.required("ssid") else {
+                return None;
+            };
+            Some(DpskWifiWlan {
                 advanced_customization: f.optional("advancedCustomization"),
                 enabled: f.optional("enabled"),
-                ssid: f.required("ssid")?,
+                ssid: r0,
                 vlan_id: f.optional("vlanId"),
                 wlan_security: f.optional("wlanSecurity"),
                 mac_address_authentication: f.optional("macAddressAuthentication"),
@@ -7239,9 +7224,7 @@ impl<'de> serde::Deserialize<'de> for DpskWifiWlan {
                 management_frame_protection: f.optional("managementFrameProtection"),
                 passphrase: f.optional("passphrase"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7403,24 +7386,23 @@ pub struct DsaeOnboardNetwork {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for DsaeOnboardNetwork {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("nwSubType", &v.nw_sub_type);
+        w.optional("vlan", &v.vlan);
+        w.optional("vlanPool", &v.vlan_pool);
+        w.optional("securityProtocol", &v.security_protocol);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for DsaeOnboardNetwork {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DsaeOnboardNetwork,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("nwSubType", &v.nw_sub_type);
-            w.optional("vlan", &v.vlan);
-            w.optional("vlanPool", &v.vlan_pool);
-            w.optional("securityProtocol", &v.security_protocol);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -7430,11 +7412,8 @@ impl<'de> serde::Deserialize<'de> for DsaeOnboardNetwork {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DsaeOnboardNetwork,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DsaeOnboardNetwork {
+        ) -> Option<DsaeOnboardNetwork> {
+            Some(DsaeOnboardNetwork {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 description: f.optional("description"),
@@ -7443,9 +7422,7 @@ impl<'de> serde::Deserialize<'de> for DsaeOnboardNetwork {
                 vlan_pool: f.optional("vlanPool"),
                 security_protocol: f.optional("securityProtocol"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7562,37 +7539,46 @@ pub struct DynamicQueryPayload {
         feature = "network-wireless-venues"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for DynamicQueryPayload {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("multiSortFields", &v.multi_sort_fields);
+        w.optional_list("matchFields", &v.match_fields);
+        w.optional("rangeFilter", &v.range_filter);
+        w.optional("rangeDateFilter", &v.range_date_filter);
+        w.optional_list("mustNotMatchField", &v.must_not_match_field);
+        w.optional("sortField", &v.sort_field);
+        w.optional("sortOrder", &v.sort_order);
+        w.optional("page", &v.page);
+        w.optional("pageByDate", &v.page_by_date);
+        w.optional("pageSize", &v.page_size);
+        w.optional_list("fields", &v.fields);
+        w.optional_list("searchTargetFields", &v.search_target_fields);
+        w.optional("searchString", &v.search_string);
+        w.optional("filters", &v.filters);
+        w.optional_list("mustHaveFields", &v.must_have_fields);
+        w.optional_list("mustNotHaveFields", &v.must_not_have_fields);
+        w.optional("termField", &v.term_field);
+        w.optional("terms", &v.terms);
+        w.optional("exists", &v.exists);
+        w.optional("groupBy", &v.group_by);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-switches",
+        feature = "network-venue-templates",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for DynamicQueryPayload {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DynamicQueryPayload,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("multiSortFields", &v.multi_sort_fields);
-            w.optional_list("matchFields", &v.match_fields);
-            w.optional("rangeFilter", &v.range_filter);
-            w.optional("rangeDateFilter", &v.range_date_filter);
-            w.optional_list("mustNotMatchField", &v.must_not_match_field);
-            w.optional("sortField", &v.sort_field);
-            w.optional("sortOrder", &v.sort_order);
-            w.optional("page", &v.page);
-            w.optional("pageByDate", &v.page_by_date);
-            w.optional("pageSize", &v.page_size);
-            w.optional_list("fields", &v.fields);
-            w.optional_list("searchTargetFields", &v.search_target_fields);
-            w.optional("searchString", &v.search_string);
-            w.optional("filters", &v.filters);
-            w.optional_list("mustHaveFields", &v.must_have_fields);
-            w.optional_list("mustNotHaveFields", &v.must_not_have_fields);
-            w.optional("termField", &v.term_field);
-            w.optional("terms", &v.terms);
-            w.optional("exists", &v.exists);
-            w.optional("groupBy", &v.group_by);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -7612,11 +7598,8 @@ impl<'de> serde::Deserialize<'de> for DynamicQueryPayload {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            DynamicQueryPayload,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = DynamicQueryPayload {
+        ) -> Option<DynamicQueryPayload> {
+            Some(DynamicQueryPayload {
                 multi_sort_fields: f.optional_list("multiSortFields"),
                 match_fields: f.optional_list("matchFields"),
                 range_filter: f.optional("rangeFilter"),
@@ -7638,9 +7621,7 @@ impl<'de> serde::Deserialize<'de> for DynamicQueryPayload {
                 exists: f.optional("exists"),
                 group_by: f.optional("groupBy"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7836,19 +7817,29 @@ pub struct EmptyResponse {
         feature = "network-venue-templates"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for EmptyResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-template-switch-profiles",
+        feature = "network-venue-templates"
+    )
+)]
 impl serde::Serialize for EmptyResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EmptyResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -7869,14 +7860,12 @@ impl<'de> serde::Deserialize<'de> for EmptyResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<EmptyResponse, ruckus_one_runtime::internal::object::FieldError> {
-            let value = EmptyResponse {
+        ) -> Option<EmptyResponse> {
+            Some(EmptyResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7955,15 +7944,28 @@ pub struct EmptyView {
         feature = "network-venue-templates"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for EmptyView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-template-switch-profiles",
+        feature = "network-venue-templates"
+    )
+)]
 impl serde::Serialize for EmptyView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EmptyView, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -7984,13 +7986,11 @@ impl<'de> serde::Deserialize<'de> for EmptyView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<EmptyView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = EmptyView {
+        ) -> Option<EmptyView> {
+            Some(EmptyView {
                 id: f.optional("id"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8044,21 +8044,19 @@ pub struct EntitlementErrorBody {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EntitlementErrorBody {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("code", &v.code);
+        w.optional("message", &v.message);
+        w.optional("reason", &v.reason);
+        w.optional("suggestion", &v.suggestion);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EntitlementErrorBody {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EntitlementErrorBody,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("code", &v.code);
-            w.optional("message", &v.message);
-            w.optional("reason", &v.reason);
-            w.optional("suggestion", &v.suggestion);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EntitlementErrorBody {
@@ -8067,19 +8065,14 @@ impl<'de> serde::Deserialize<'de> for EntitlementErrorBody {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EntitlementErrorBody,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EntitlementErrorBody {
+        ) -> Option<EntitlementErrorBody> {
+            Some(EntitlementErrorBody {
                 code: f.optional("code"),
                 message: f.optional("message"),
                 reason: f.optional("reason"),
                 suggestion: f.optional("suggestion"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8160,17 +8153,29 @@ pub struct EntityId {
         feature = "network-wireless-aps"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for EntityId {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("requestId", &v.request_id);
+        w.optional("serviceName", &v.service_name);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-portal-service-profiles",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 impl serde::Serialize for EntityId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EntityId, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("requestId", &v.request_id);
-            w.optional("serviceName", &v.service_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -8190,15 +8195,13 @@ impl<'de> serde::Deserialize<'de> for EntityId {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<EntityId, ruckus_one_runtime::internal::object::FieldError> {
-            let value = EntityId {
+        ) -> Option<EntityId> {
+            Some(EntityId {
                 id: f.optional("id"),
                 request_id: f.optional("requestId"),
                 service_name: f.optional("serviceName"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8269,21 +8272,22 @@ pub struct EntityIdOperationResponse {
 #[cfg(
     any(feature = "network-certificates", feature = "network-portal-service-profiles")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for EntityIdOperationResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.optional("id", &v.id);
+        w.optional("serviceName", &v.service_name);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-certificates", feature = "network-portal-service-profiles")
+)]
 impl serde::Serialize for EntityIdOperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EntityIdOperationResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.optional("id", &v.id);
-            w.optional("serviceName", &v.service_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -8295,19 +8299,14 @@ impl<'de> serde::Deserialize<'de> for EntityIdOperationResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EntityIdOperationResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EntityIdOperationResponse {
+        ) -> Option<EntityIdOperationResponse> {
+            Some(EntityIdOperationResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 id: f.optional("id"),
                 service_name: f.optional("serviceName"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8378,16 +8377,23 @@ pub struct Epdg {
         feature = "network-wireless-service-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for Epdg {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("domain", &v.domain);
+        w.optional("ip", &v.ip);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
 impl serde::Serialize for Epdg {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Epdg, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.field("domain", &v.domain);
-            w.optional("ip", &v.ip);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -8400,16 +8406,15 @@ impl<'de> serde::Deserialize<'de> for Epdg {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Epdg, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Epdg {
-                domain: f.required("domain")?,
+        fn fields(f: &mut ruckus_one_runtime::internal::object::Fields) -> Option<Epdg> {
+            let Some(r0) = f.required("domain") else {
+                return None;
+            };
+            Some(Epdg {
+                domain: r0,
                 ip: f.optional("ip"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8487,46 +8492,45 @@ pub struct EthernetPortProfileQueryData {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl ruckus_one_runtime::internal::object::WriteFields for EthernetPortProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional_list("venueIds", &v.venue_ids);
+        w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
+        w.optional("type", &v.type_);
+        w.optional("untagId", &v.untag_id);
+        w.optional("vlanMembers", &v.vlan_members);
+        w.optional("isDefault", &v.is_default);
+        w.optional("isTemplate", &v.is_template);
+        w.optional("authType", &v.auth_type);
+        w.optional("authRadiusId", &v.auth_radius_id);
+        w.optional("accountingRadiusId", &v.accounting_radius_id);
+        w.optional_list("venueActivations", &v.venue_activations);
+        w.optional_list("apActivations", &v.ap_activations);
+        w.optional("vni", &v.vni);
+        w.optional(
+            "SupplicantAuthenticationOptions",
+            &v.supplicant_authentication_options,
+        );
+        w.optional("accountingService", &v.accounting_service);
+        w.optional(
+            "bypassMacAddressAuthentication",
+            &v.bypass_mac_address_authentication,
+        );
+        w.optional("description", &v.description);
+        w.optional("enableAccountingProxy", &v.enable_accounting_proxy);
+        w.optional("enableAccountingService", &v.enable_accounting_service);
+        w.optional("enableAuthProxy", &v.enable_auth_proxy);
+        w.optional("tenantId", &v.tenant_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl serde::Serialize for EthernetPortProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EthernetPortProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional_list("venueIds", &v.venue_ids);
-            w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
-            w.optional("type", &v.type_);
-            w.optional("untagId", &v.untag_id);
-            w.optional("vlanMembers", &v.vlan_members);
-            w.optional("isDefault", &v.is_default);
-            w.optional("isTemplate", &v.is_template);
-            w.optional("authType", &v.auth_type);
-            w.optional("authRadiusId", &v.auth_radius_id);
-            w.optional("accountingRadiusId", &v.accounting_radius_id);
-            w.optional_list("venueActivations", &v.venue_activations);
-            w.optional_list("apActivations", &v.ap_activations);
-            w.optional("vni", &v.vni);
-            w.optional(
-                "SupplicantAuthenticationOptions",
-                &v.supplicant_authentication_options,
-            );
-            w.optional("accountingService", &v.accounting_service);
-            w.optional(
-                "bypassMacAddressAuthentication",
-                &v.bypass_mac_address_authentication,
-            );
-            w.optional("description", &v.description);
-            w.optional("enableAccountingProxy", &v.enable_accounting_proxy);
-            w.optional("enableAccountingService", &v.enable_accounting_service);
-            w.optional("enableAuthProxy", &v.enable_auth_proxy);
-            w.optional("tenantId", &v.tenant_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
@@ -8536,11 +8540,8 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfileQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EthernetPortProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EthernetPortProfileQueryData {
+        ) -> Option<EthernetPortProfileQueryData> {
+            Some(EthernetPortProfileQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 venue_ids: f.optional_list("venueIds"),
@@ -8567,9 +8568,7 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfileQueryData {
                 enable_auth_proxy: f.optional("enableAuthProxy"),
                 tenant_id: f.optional("tenantId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8775,23 +8774,29 @@ pub struct ExternalAntenna {
         feature = "network-wireless-aps"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for ExternalAntenna {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("coupled", &v.coupled);
+        w.optional("enable24G", &v.enable24g);
+        w.optional("enable50G", &v.enable50g);
+        w.optional("gain24G", &v.gain24g);
+        w.optional("gain50G", &v.gain50g);
+        w.optional("supportDisable", &v.support_disable);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 impl serde::Serialize for ExternalAntenna {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ExternalAntenna,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("coupled", &v.coupled);
-            w.optional("enable24G", &v.enable24g);
-            w.optional("enable50G", &v.enable50g);
-            w.optional("gain24G", &v.gain24g);
-            w.optional("gain50G", &v.gain50g);
-            w.optional("supportDisable", &v.support_disable);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -8808,8 +8813,8 @@ impl<'de> serde::Deserialize<'de> for ExternalAntenna {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ExternalAntenna, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ExternalAntenna {
+        ) -> Option<ExternalAntenna> {
+            Some(ExternalAntenna {
                 coupled: f.optional("coupled"),
                 enable24g: f.optional("enable24G"),
                 enable50g: f.optional("enable50G"),
@@ -8817,9 +8822,7 @@ impl<'de> serde::Deserialize<'de> for ExternalAntenna {
                 gain50g: f.optional("gain50G"),
                 support_disable: f.optional("supportDisable"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8909,20 +8912,24 @@ pub struct FamilyModelSlot {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for FamilyModelSlot {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("slotNumber", &v.slot_number);
+        w.optional("enable", &v.enable);
+        w.optional("option", &v.option);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for FamilyModelSlot {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &FamilyModelSlot,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("slotNumber", &v.slot_number);
-            w.optional("enable", &v.enable);
-            w.optional("option", &v.option);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -8937,15 +8944,13 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlot {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<FamilyModelSlot, ruckus_one_runtime::internal::object::FieldError> {
-            let value = FamilyModelSlot {
+        ) -> Option<FamilyModelSlot> {
+            Some(FamilyModelSlot {
                 slot_number: f.optional("slotNumber"),
                 enable: f.optional("enable"),
                 option: f.optional("option"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

@@ -28,21 +28,25 @@ pub struct FamilyModelSlotBo {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for FamilyModelSlotBo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("slotNumber", &v.slot_number);
+        w.optional("enable", &v.enable);
+        w.optional("option", &v.option);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for FamilyModelSlotBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &FamilyModelSlotBo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("slotNumber", &v.slot_number);
-            w.optional("enable", &v.enable);
-            w.optional("option", &v.option);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -57,19 +61,14 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlotBo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            FamilyModelSlotBo,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = FamilyModelSlotBo {
+        ) -> Option<FamilyModelSlotBo> {
+            Some(FamilyModelSlotBo {
                 id: f.optional("id"),
                 slot_number: f.optional("slotNumber"),
                 enable: f.optional("enable"),
                 option: f.optional("option"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -145,20 +144,24 @@ pub struct FamilyModelSlotView {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for FamilyModelSlotView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("slotNumber", &v.slot_number);
+        w.optional("enable", &v.enable);
+        w.optional("option", &v.option);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for FamilyModelSlotView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &FamilyModelSlotView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("slotNumber", &v.slot_number);
-            w.optional("enable", &v.enable);
-            w.optional("option", &v.option);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -173,18 +176,13 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlotView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            FamilyModelSlotView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = FamilyModelSlotView {
+        ) -> Option<FamilyModelSlotView> {
+            Some(FamilyModelSlotView {
                 slot_number: f.optional("slotNumber"),
                 enable: f.optional("enable"),
                 option: f.optional("option"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -244,16 +242,18 @@ pub struct File {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for File {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("id", &v.id);
+        w.field("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for File {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &File, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.field("id", &v.id);
-            w.field("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -261,15 +261,15 @@ impl<'de> serde::Deserialize<'de> for File {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<File, ruckus_one_runtime::internal::object::FieldError> {
-            let value = File {
-                id: f.required("id")?,
-                name: f.required("name")?,
-                additional_fields: f.rest(),
+        fn fields(f: &mut ruckus_one_runtime::internal::object::Fields) -> Option<File> {
+            let (Some(r0), Some(r1)) = (f.required("id"), f.required("name")) else {
+                return None;
             };
-            Ok(value)
+            Some(File {
+                id: r0,
+                name: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -306,18 +306,17 @@ pub struct FileResponse {
     >,
 }
 #[cfg(any(feature = "network-enrollments", feature = "network-workflows"))]
+impl ruckus_one_runtime::internal::object::WriteFields for FileResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("url", &v.url);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-enrollments", feature = "network-workflows"))]
 impl serde::Serialize for FileResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &FileResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("url", &v.url);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-enrollments", feature = "network-workflows"))]
@@ -327,12 +326,14 @@ impl<'de> serde::Deserialize<'de> for FileResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<FileResponse, ruckus_one_runtime::internal::object::FieldError> {
-            let value = FileResponse {
-                url: f.required("url")?,
-                additional_fields: f.rest(),
+        ) -> Option<FileResponse> {
+            let Some(r0) = f.required("url") else {
+                return None;
             };
-            Ok(value)
+            Some(FileResponse {
+                url: r0,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -470,23 +471,22 @@ pub struct GeoLocation {
     >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl ruckus_one_runtime::internal::object::WriteFields for GeoLocation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_number("verticalUncertainty", v.vertical_uncertainty);
+        w.optional_number("lateralUncertainty", v.lateral_uncertainty);
+        w.optional_number("latitude", v.latitude);
+        w.optional_number("longitude", v.longitude);
+        w.optional_number("height", v.height);
+        w.optional("source", &v.source);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for GeoLocation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &GeoLocation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_number("verticalUncertainty", v.vertical_uncertainty);
-            w.optional_number("lateralUncertainty", v.lateral_uncertainty);
-            w.optional_number("latitude", v.latitude);
-            w.optional_number("longitude", v.longitude);
-            w.optional_number("height", v.height);
-            w.optional("source", &v.source);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
@@ -496,8 +496,8 @@ impl<'de> serde::Deserialize<'de> for GeoLocation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<GeoLocation, ruckus_one_runtime::internal::object::FieldError> {
-            let value = GeoLocation {
+        ) -> Option<GeoLocation> {
+            Some(GeoLocation {
                 vertical_uncertainty: f.optional("verticalUncertainty"),
                 lateral_uncertainty: f.optional("lateralUncertainty"),
                 latitude: f.optional("latitude"),
@@ -505,9 +505,7 @@ impl<'de> serde::Deserialize<'de> for GeoLocation {
                 height: f.optional("height"),
                 source: f.optional("source"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -590,23 +588,25 @@ pub struct GuestPage {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for GuestPage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("advertImage", &v.advert_image);
+        w.optional("langCode", &v.lang_code);
+        w.optional("logoImage", &v.logo_image);
+        w.optional("tagLine", &v.tag_line);
+        w.optional("termsAndConditions", &v.terms_and_conditions);
+        w.optional("title", &v.title);
+        w.optional("welcomeMessage", &v.welcome_message);
+        w.optional("wifi4Eu", &v.wifi4_eu);
+        w.optional("wifi4EuNetworkId", &v.wifi4_eu_network_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for GuestPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestPage, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("advertImage", &v.advert_image);
-            w.optional("langCode", &v.lang_code);
-            w.optional("logoImage", &v.logo_image);
-            w.optional("tagLine", &v.tag_line);
-            w.optional("termsAndConditions", &v.terms_and_conditions);
-            w.optional("title", &v.title);
-            w.optional("welcomeMessage", &v.welcome_message);
-            w.optional("wifi4Eu", &v.wifi4_eu);
-            w.optional("wifi4EuNetworkId", &v.wifi4_eu_network_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -616,8 +616,8 @@ impl<'de> serde::Deserialize<'de> for GuestPage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<GuestPage, ruckus_one_runtime::internal::object::FieldError> {
-            let value = GuestPage {
+        ) -> Option<GuestPage> {
+            Some(GuestPage {
                 advert_image: f.optional("advertImage"),
                 lang_code: f.optional("langCode"),
                 logo_image: f.optional("logoImage"),
@@ -628,9 +628,7 @@ impl<'de> serde::Deserialize<'de> for GuestPage {
                 wifi4_eu: f.optional("wifi4Eu"),
                 wifi4_eu_network_id: f.optional("wifi4EuNetworkId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -721,19 +719,18 @@ pub struct GuestSmsPasswordDuration {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for GuestSmsPasswordDuration {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("duration", &v.duration);
+        w.optional("unit", &v.unit);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for GuestSmsPasswordDuration {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &GuestSmsPasswordDuration,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("duration", &v.duration);
-            w.optional("unit", &v.unit);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -743,17 +740,12 @@ impl<'de> serde::Deserialize<'de> for GuestSmsPasswordDuration {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            GuestSmsPasswordDuration,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = GuestSmsPasswordDuration {
+        ) -> Option<GuestSmsPasswordDuration> {
+            Some(GuestSmsPasswordDuration {
                 duration: f.optional("duration"),
                 unit: f.optional("unit"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -886,25 +878,24 @@ pub struct GuestWifiNetwork {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for GuestWifiNetwork {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("enableDhcp", &v.enable_dhcp);
+        w.field("guestPortal", &v.guest_portal);
+        w.field("wlan", &v.wlan);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional_list("venues", &v.venues);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for GuestWifiNetwork {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &GuestWifiNetwork,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("enableDhcp", &v.enable_dhcp);
-            w.field("guestPortal", &v.guest_portal);
-            w.field("wlan", &v.wlan);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional_list("venues", &v.venues);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -914,20 +905,22 @@ impl<'de> serde::Deserialize<'de> for GuestWifiNetwork {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<GuestWifiNetwork, ruckus_one_runtime::internal::object::FieldError> {
-            let value = GuestWifiNetwork {
+        ) -> Option<GuestWifiNetwork> {
+            let (Some(r0), Some(r1)) = (f.required("guestPortal"), f.required("wlan"))
+            else {
+                return None;
+            };
+            Some(GuestWifiNetwork {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 description: f.optional("description"),
                 enable_dhcp: f.optional("enableDhcp"),
-                guest_portal: f.required("guestPortal")?,
-                wlan: f.required("wlan")?,
+                guest_portal: r0,
+                wlan: r1,
                 tenant_id: f.optional("tenantId"),
                 venues: f.optional_list("venues"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1030,38 +1023,37 @@ pub struct GuestWifiPortal {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for GuestWifiPortal {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enableSelfService", &v.enable_self_service);
+        w.optional("enableSmsLogin", &v.enable_sms_login);
+        w.optional("endOfDayReauthDelay", &v.end_of_day_reauth_delay);
+        w.optional("externalPortalKey", &v.external_portal_key);
+        w.optional("externalPortalUrl", &v.external_portal_url);
+        w.field("guestNetworkType", &v.guest_network_type);
+        w.optional("guestPage", &v.guest_page);
+        w.optional("hostGuestConfig", &v.host_guest_config);
+        w.optional("lockoutPeriod", &v.lockout_period);
+        w.optional("lockoutPeriodEnabled", &v.lockout_period_enabled);
+        w.optional("macCredentialsDuration", &v.mac_credentials_duration);
+        w.optional("maxDevices", &v.max_devices);
+        w.optional("redirectUrl", &v.redirect_url);
+        w.optional("smsPasswordDuration", &v.sms_password_duration);
+        w.optional_list("socialDomains", &v.social_domains);
+        w.optional("socialEmails", &v.social_emails);
+        w.optional("socialIdentities", &v.social_identities);
+        w.optional("userSessionGracePeriod", &v.user_session_grace_period);
+        w.optional("userSessionTimeout", &v.user_session_timeout);
+        w.optional_list("walledGardens", &v.walled_gardens);
+        w.optional("wisprPage", &v.wispr_page);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for GuestWifiPortal {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &GuestWifiPortal,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("enableSelfService", &v.enable_self_service);
-            w.optional("enableSmsLogin", &v.enable_sms_login);
-            w.optional("endOfDayReauthDelay", &v.end_of_day_reauth_delay);
-            w.optional("externalPortalKey", &v.external_portal_key);
-            w.optional("externalPortalUrl", &v.external_portal_url);
-            w.field("guestNetworkType", &v.guest_network_type);
-            w.optional("guestPage", &v.guest_page);
-            w.optional("hostGuestConfig", &v.host_guest_config);
-            w.optional("lockoutPeriod", &v.lockout_period);
-            w.optional("lockoutPeriodEnabled", &v.lockout_period_enabled);
-            w.optional("macCredentialsDuration", &v.mac_credentials_duration);
-            w.optional("maxDevices", &v.max_devices);
-            w.optional("redirectUrl", &v.redirect_url);
-            w.optional("smsPasswordDuration", &v.sms_password_duration);
-            w.optional_list("socialDomains", &v.social_domains);
-            w.optional("socialEmails", &v.social_emails);
-            w.optional("socialIdentities", &v.social_identities);
-            w.optional("userSessionGracePeriod", &v.user_session_grace_period);
-            w.optional("userSessionTimeout", &v.user_session_timeout);
-            w.optional_list("walledGardens", &v.walled_gardens);
-            w.optional("wisprPage", &v.wispr_page);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -1071,8 +1063,8 @@ impl<'de> serde::Deserialize<'de> for GuestWifiPortal {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<GuestWifiPortal, ruckus_one_runtime::internal::object::FieldError> {
-            let value = GuestWifiPortal {
+        ) -> Option<GuestWifiPortal> {
+            Some(GuestWifiPortal {
                 enable_self_service: f.optional("enableSelfService"),
                 enable_sms_login: f.optional("enableSmsLogin"),
                 end_of_day_reauth_delay: f.optional("endOfDayReauthDelay"),
@@ -1095,9 +1087,7 @@ impl<'de> serde::Deserialize<'de> for GuestWifiPortal {
                 walled_gardens: f.optional_list("walledGardens"),
                 wispr_page: f.optional("wisprPage"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1372,33 +1362,32 @@ pub struct GuestWifiWlan {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for GuestWifiWlan {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("advancedCustomization", &v.advanced_customization);
+        w.optional("bypassCNA", &v.bypass_cna);
+        w.optional(
+            "bypassCPUsingMacAddressAuthentication",
+            &v.bypass_cp_using_mac_address_authentication,
+        );
+        w.optional("enabled", &v.enabled);
+        w.optional("managementFrameProtection", &v.management_frame_protection);
+        w.optional("passphrase", &v.passphrase);
+        w.optional("saePassphrase", &v.sae_passphrase);
+        w.field("ssid", &v.ssid);
+        w.optional("vlanId", &v.vlan_id);
+        w.optional("wepHexKey", &v.wep_hex_key);
+        w.optional("wlanSecurity", &v.wlan_security);
+        w.optional("macAddressAuthentication", &v.mac_address_authentication);
+        w.optional("macAuthMacFormat", &v.mac_auth_mac_format);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for GuestWifiWlan {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &GuestWifiWlan,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("advancedCustomization", &v.advanced_customization);
-            w.optional("bypassCNA", &v.bypass_cna);
-            w.optional(
-                "bypassCPUsingMacAddressAuthentication",
-                &v.bypass_cp_using_mac_address_authentication,
-            );
-            w.optional("enabled", &v.enabled);
-            w.optional("managementFrameProtection", &v.management_frame_protection);
-            w.optional("passphrase", &v.passphrase);
-            w.optional("saePassphrase", &v.sae_passphrase);
-            w.field("ssid", &v.ssid);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("wepHexKey", &v.wep_hex_key);
-            w.optional("wlanSecurity", &v.wlan_security);
-            w.optional("macAddressAuthentication", &v.mac_address_authentication);
-            w.optional("macAuthMacFormat", &v.mac_auth_mac_format);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -1408,8 +1397,11 @@ impl<'de> serde::Deserialize<'de> for GuestWifiWlan {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<GuestWifiWlan, ruckus_one_runtime::internal::object::FieldError> {
-            let value = GuestWifiWlan {
+        ) -> Option<GuestWifiWlan> {
+            let Some(r0) = f.required("ssid") else {
+                return None;
+            };
+            Some(GuestWifiWlan {
                 advanced_customization: f.optional("advancedCustomization"),
                 bypass_cna: f.optional("bypassCNA"),
                 bypass_cp_using_mac_address_authentication: f
@@ -1418,16 +1410,14 @@ impl<'de> serde::Deserialize<'de> for GuestWifiWlan {
                 management_frame_protection: f.optional("managementFrameProtection"),
                 passphrase: f.optional("passphrase"),
                 sae_passphrase: f.optional("saePassphrase"),
-                ssid: f.required("ssid")?,
+                ssid: r0,
                 vlan_id: f.optional("vlanId"),
                 wep_hex_key: f.optional("wepHexKey"),
                 wlan_security: f.optional("wlanSecurity"),
                 mac_address_authentication: f.optional("macAddressAuthentication"),
                 mac_auth_mac_format: f.optional("macAuthMacFormat"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1633,19 +1623,18 @@ pub struct HostGuestConfig {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for HostGuestConfig {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("hostDomains", &v.host_domains);
+        w.list("hostDurationChoices", &v.host_duration_choices);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for HostGuestConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &HostGuestConfig,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("hostDomains", &v.host_domains);
-            w.list("hostDurationChoices", &v.host_duration_choices);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -1655,14 +1644,15 @@ impl<'de> serde::Deserialize<'de> for HostGuestConfig {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<HostGuestConfig, ruckus_one_runtime::internal::object::FieldError> {
-            let value = HostGuestConfig {
-                host_domains: f.optional_list("hostDomains"),
-                host_duration_choices: f.required_list("hostDurationChoices")?,
-                additional_fields: f.rest(),
+        ) -> Option<HostGuestConfig> {
+            let Some(r0) = f.required_list("hostDurationChoices") else {
+                return None;
             };
-            f.check()?;
-            Ok(value)
+            Some(HostGuestConfig {
+                host_domains: f.optional_list("hostDomains"),
+                host_duration_choices: r0,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1710,21 +1700,21 @@ pub struct Hotspot20ConnectionCapability {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields
+for Hotspot20ConnectionCapability {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("port", &v.port);
+        w.field("protocol", &v.protocol);
+        w.optional("protocolNumber", &v.protocol_number);
+        w.field("status", &v.status);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for Hotspot20ConnectionCapability {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Hotspot20ConnectionCapability,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("port", &v.port);
-            w.field("protocol", &v.protocol);
-            w.optional("protocolNumber", &v.protocol_number);
-            w.field("status", &v.status);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -1734,19 +1724,17 @@ impl<'de> serde::Deserialize<'de> for Hotspot20ConnectionCapability {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            Hotspot20ConnectionCapability,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = Hotspot20ConnectionCapability {
+        ) -> Option<Hotspot20ConnectionCapability> {
+            let Some(r0) = f.required("protocol") else {
+                return None;
+            };
+            Some(Hotspot20ConnectionCapability {
                 port: f.optional("port"),
-                protocol: f.required("protocol")?,
+                protocol: r0,
                 protocol_number: f.optional("protocolNumber"),
                 status: f.optional("status"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1873,23 +1861,22 @@ pub struct Hotspot20WifiNetwork {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for Hotspot20WifiNetwork {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional("accountingInterimUpdates", &v.accounting_interim_updates);
+        w.optional("description", &v.description);
+        w.field("hotspot20Settings", &v.hotspot20_settings);
+        w.field("wlan", &v.wlan);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for Hotspot20WifiNetwork {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Hotspot20WifiNetwork,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("accountingInterimUpdates", &v.accounting_interim_updates);
-            w.optional("description", &v.description);
-            w.field("hotspot20Settings", &v.hotspot20_settings);
-            w.field("wlan", &v.wlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -1899,21 +1886,22 @@ impl<'de> serde::Deserialize<'de> for Hotspot20WifiNetwork {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            Hotspot20WifiNetwork,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = Hotspot20WifiNetwork {
+        ) -> Option<Hotspot20WifiNetwork> {
+            let (Some(r0), Some(r1)) = (
+                f.required("hotspot20Settings"),
+                f.required("wlan"),
+            ) else {
+                return None;
+            };
+            Some(Hotspot20WifiNetwork {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 accounting_interim_updates: f.optional("accountingInterimUpdates"),
                 description: f.optional("description"),
-                hotspot20_settings: f.required("hotspot20Settings")?,
-                wlan: f.required("wlan")?,
+                hotspot20_settings: r0,
+                wlan: r1,
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1989,28 +1977,27 @@ pub struct Hotspot20WifiWlan {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for Hotspot20WifiWlan {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("advancedCustomization", &v.advanced_customization);
+        w.optional("bypassCNA", &v.bypass_cna);
+        w.optional(
+            "bypassCPUsingMacAddressAuthentication",
+            &v.bypass_cp_using_mac_address_authentication,
+        );
+        w.optional("enabled", &v.enabled);
+        w.optional("managementFrameProtection", &v.management_frame_protection);
+        w.field("ssid", &v.ssid);
+        w.optional("vlanId", &v.vlan_id);
+        w.optional("wlanSecurity", &v.wlan_security);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for Hotspot20WifiWlan {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Hotspot20WifiWlan,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("advancedCustomization", &v.advanced_customization);
-            w.optional("bypassCNA", &v.bypass_cna);
-            w.optional(
-                "bypassCPUsingMacAddressAuthentication",
-                &v.bypass_cp_using_mac_address_authentication,
-            );
-            w.optional("enabled", &v.enabled);
-            w.optional("managementFrameProtection", &v.management_frame_protection);
-            w.field("ssid", &v.ssid);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("wlanSecurity", &v.wlan_security);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -2020,24 +2007,22 @@ impl<'de> serde::Deserialize<'de> for Hotspot20WifiWlan {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            Hotspot20WifiWlan,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = Hotspot20WifiWlan {
+        ) -> Option<Hotspot20WifiWlan> {
+            let Some(r0) = f.required("ssid") else {
+                return None;
+            };
+            Some(Hotspot20WifiWlan {
                 advanced_customization: f.optional("advancedCustomization"),
                 bypass_cna: f.optional("bypassCNA"),
                 bypass_cp_using_mac_address_authentication: f
                     .optional("bypassCPUsingMacAddressAuthentication"),
                 enabled: f.optional("enabled"),
                 management_frame_protection: f.optional("managementFrameProtection"),
-                ssid: f.required("ssid")?,
+                ssid: r0,
                 vlan_id: f.optional("vlanId"),
                 wlan_security: f.optional("wlanSecurity"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2545,37 +2530,36 @@ pub struct IcxSwitchView {
     >,
 }
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl ruckus_one_runtime::internal::object::WriteFields for IcxSwitchView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("enableStack", &v.enable_stack);
+        w.optional("igmpSnooping", &v.igmp_snooping);
+        w.optional("jumboMode", &v.jumbo_mode);
+        w.optional("spanningTreePriority", &v.spanning_tree_priority);
+        w.optional_list("stackMembers", &v.stack_members);
+        w.optional("ipAddressInterfaceType", &v.ip_address_interface_type);
+        w.optional("ipAddressInterface", &v.ip_address_interface);
+        w.optional("ipAddressType", &v.ip_address_type);
+        w.optional("ipAddress", &v.ip_address);
+        w.optional("subnetMask", &v.subnet_mask);
+        w.optional("defaultGateway", &v.default_gateway);
+        w.optional("dhcpClientEnabled", &v.dhcp_client_enabled);
+        w.optional("dhcpServerEnabled", &v.dhcp_server_enabled);
+        w.optional("initialVlanId", &v.initial_vlan_id);
+        w.optional("specifiedType", &v.specified_type);
+        w.optional("rearModule", &v.rear_module);
+        w.optional("vlanCustomize", &v.vlan_customize);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl serde::Serialize for IcxSwitchView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &IcxSwitchView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("enableStack", &v.enable_stack);
-            w.optional("igmpSnooping", &v.igmp_snooping);
-            w.optional("jumboMode", &v.jumbo_mode);
-            w.optional("spanningTreePriority", &v.spanning_tree_priority);
-            w.optional_list("stackMembers", &v.stack_members);
-            w.optional("ipAddressInterfaceType", &v.ip_address_interface_type);
-            w.optional("ipAddressInterface", &v.ip_address_interface);
-            w.optional("ipAddressType", &v.ip_address_type);
-            w.optional("ipAddress", &v.ip_address);
-            w.optional("subnetMask", &v.subnet_mask);
-            w.optional("defaultGateway", &v.default_gateway);
-            w.optional("dhcpClientEnabled", &v.dhcp_client_enabled);
-            w.optional("dhcpServerEnabled", &v.dhcp_server_enabled);
-            w.optional("initialVlanId", &v.initial_vlan_id);
-            w.optional("specifiedType", &v.specified_type);
-            w.optional("rearModule", &v.rear_module);
-            w.optional("vlanCustomize", &v.vlan_customize);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
@@ -2585,8 +2569,8 @@ impl<'de> serde::Deserialize<'de> for IcxSwitchView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<IcxSwitchView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = IcxSwitchView {
+        ) -> Option<IcxSwitchView> {
+            Some(IcxSwitchView {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 description: f.optional("description"),
@@ -2608,9 +2592,7 @@ impl<'de> serde::Deserialize<'de> for IcxSwitchView {
                 rear_module: f.optional("rearModule"),
                 vlan_customize: f.optional("vlanCustomize"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2879,16 +2861,23 @@ pub struct IdAndName {
         feature = "network-wireless-service-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for IdAndName {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-wireless-networks",
+        feature = "network-wireless-service-profiles"
+    )
+)]
 impl serde::Serialize for IdAndName {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IdAndName, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -2903,14 +2892,12 @@ impl<'de> serde::Deserialize<'de> for IdAndName {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<IdAndName, ruckus_one_runtime::internal::object::FieldError> {
-            let value = IdAndName {
+        ) -> Option<IdAndName> {
+            Some(IdAndName {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2965,22 +2952,20 @@ pub struct IdentityErrorBody {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for IdentityErrorBody {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("status", &v.status);
+        w.optional("timestamp", &v.timestamp);
+        w.optional("message", &v.message);
+        w.optional("debugMessage", &v.debug_message);
+        w.optional_list("subErrors", &v.sub_errors);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for IdentityErrorBody {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &IdentityErrorBody,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("status", &v.status);
-            w.optional("timestamp", &v.timestamp);
-            w.optional("message", &v.message);
-            w.optional("debugMessage", &v.debug_message);
-            w.optional_list("subErrors", &v.sub_errors);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for IdentityErrorBody {
@@ -2989,20 +2974,15 @@ impl<'de> serde::Deserialize<'de> for IdentityErrorBody {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            IdentityErrorBody,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = IdentityErrorBody {
+        ) -> Option<IdentityErrorBody> {
+            Some(IdentityErrorBody {
                 status: f.optional("status"),
                 timestamp: f.optional("timestamp"),
                 message: f.optional("message"),
                 debug_message: f.optional("debugMessage"),
                 sub_errors: f.optional_list("subErrors"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3123,28 +3103,33 @@ pub struct IdentityServicePage {
         feature = "network-identity"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for IdentityServicePage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("content", &v.content);
+        w.optional("totalElements", &v.total_elements);
+        w.optional("totalPages", &v.total_pages);
+        w.optional("size", &v.size);
+        w.optional("number", &v.number);
+        w.optional("numberOfElements", &v.number_of_elements);
+        w.optional("first", &v.first);
+        w.optional("last", &v.last);
+        w.optional("empty", &v.empty);
+        w.optional("sort", &v.sort);
+        w.optional("pageable", &v.pageable);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-identity"
+    )
+)]
 impl serde::Serialize for IdentityServicePage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &IdentityServicePage,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("content", &v.content);
-            w.optional("totalElements", &v.total_elements);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("size", &v.size);
-            w.optional("number", &v.number);
-            w.optional("numberOfElements", &v.number_of_elements);
-            w.optional("first", &v.first);
-            w.optional("last", &v.last);
-            w.optional("empty", &v.empty);
-            w.optional("sort", &v.sort);
-            w.optional("pageable", &v.pageable);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -3160,11 +3145,8 @@ impl<'de> serde::Deserialize<'de> for IdentityServicePage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            IdentityServicePage,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = IdentityServicePage {
+        ) -> Option<IdentityServicePage> {
+            Some(IdentityServicePage {
                 content: f.optional_list("content"),
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
@@ -3177,9 +3159,7 @@ impl<'de> serde::Deserialize<'de> for IdentityServicePage {
                 sort: f.optional("sort"),
                 pageable: f.optional("pageable"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3407,22 +3387,21 @@ pub struct IncompatibleWifiFeature {
     >,
 }
 #[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for IncompatibleWifiFeature {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("featureName", &v.feature_name);
+        w.optional_list("incompatibleDevices", &v.incompatible_devices);
+        w.optional("featureLevel", &v.feature_level);
+        w.optional("featureType", &v.feature_type);
+        w.optional_list("requirements", &v.requirements);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
 impl serde::Serialize for IncompatibleWifiFeature {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &IncompatibleWifiFeature,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("featureName", &v.feature_name);
-            w.optional_list("incompatibleDevices", &v.incompatible_devices);
-            w.optional("featureLevel", &v.feature_level);
-            w.optional("featureType", &v.feature_type);
-            w.optional_list("requirements", &v.requirements);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
@@ -3432,20 +3411,15 @@ impl<'de> serde::Deserialize<'de> for IncompatibleWifiFeature {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            IncompatibleWifiFeature,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = IncompatibleWifiFeature {
+        ) -> Option<IncompatibleWifiFeature> {
+            Some(IncompatibleWifiFeature {
                 feature_name: f.optional("featureName"),
                 incompatible_devices: f.optional_list("incompatibleDevices"),
                 feature_level: f.optional("featureLevel"),
                 feature_type: f.optional("featureType"),
                 requirements: f.optional_list("requirements"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3518,19 +3492,19 @@ pub struct IncompatibleWifiFeatureRequirement {
     >,
 }
 #[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields
+for IncompatibleWifiFeatureRequirement {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("firmware", &v.firmware);
+        w.optional_list("models", &v.models);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
 impl serde::Serialize for IncompatibleWifiFeatureRequirement {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &IncompatibleWifiFeatureRequirement,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("firmware", &v.firmware);
-            w.optional_list("models", &v.models);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
@@ -3540,17 +3514,12 @@ impl<'de> serde::Deserialize<'de> for IncompatibleWifiFeatureRequirement {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            IncompatibleWifiFeatureRequirement,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = IncompatibleWifiFeatureRequirement {
+        ) -> Option<IncompatibleWifiFeatureRequirement> {
+            Some(IncompatibleWifiFeatureRequirement {
                 firmware: f.optional("firmware"),
                 models: f.optional_list("models"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3674,22 +3643,23 @@ pub struct L2AclPolicy {
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for L2AclPolicy {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("access", &v.access);
+        w.optional("description", &v.description);
+        w.optional("id", &v.id);
+        w.list("macAddresses", &v.mac_addresses);
+        w.field("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for L2AclPolicy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &L2AclPolicy,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("access", &v.access);
-            w.optional("description", &v.description);
-            w.optional("id", &v.id);
-            w.list("macAddresses", &v.mac_addresses);
-            w.field("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -3701,17 +3671,21 @@ impl<'de> serde::Deserialize<'de> for L2AclPolicy {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<L2AclPolicy, ruckus_one_runtime::internal::object::FieldError> {
-            let value = L2AclPolicy {
+        ) -> Option<L2AclPolicy> {
+            let (Some(r0), Some(r1)) = (
+                f.required_list("macAddresses"),
+                f.required("name"),
+            ) else {
+                return None;
+            };
+            Some(L2AclPolicy {
                 access: f.optional("access"),
                 description: f.optional("description"),
                 id: f.optional("id"),
-                mac_addresses: f.required_list("macAddresses")?,
-                name: f.required("name")?,
+                mac_addresses: r0,
+                name: r1,
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3776,22 +3750,23 @@ pub struct L2AclPolicyQueryData {
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for L2AclPolicyQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("macAddressCount", &v.mac_address_count);
+        w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for L2AclPolicyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &L2AclPolicyQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("macAddressCount", &v.mac_address_count);
-            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -3803,20 +3778,15 @@ impl<'de> serde::Deserialize<'de> for L2AclPolicyQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            L2AclPolicyQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = L2AclPolicyQueryData {
+        ) -> Option<L2AclPolicyQueryData> {
+            Some(L2AclPolicyQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 description: f.optional("description"),
                 mac_address_count: f.optional("macAddressCount"),
                 wifi_network_ids: f.optional_list("wifiNetworkIds"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3893,22 +3863,23 @@ pub struct L3AclPolicy {
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for L3AclPolicy {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("defaultAccess", &v.default_access);
+        w.optional("description", &v.description);
+        w.optional("id", &v.id);
+        w.optional_list("l3Rules", &v.l3_rules);
+        w.field("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for L3AclPolicy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &L3AclPolicy,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("defaultAccess", &v.default_access);
-            w.optional("description", &v.description);
-            w.optional("id", &v.id);
-            w.optional_list("l3Rules", &v.l3_rules);
-            w.field("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -3920,17 +3891,18 @@ impl<'de> serde::Deserialize<'de> for L3AclPolicy {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<L3AclPolicy, ruckus_one_runtime::internal::object::FieldError> {
-            let value = L3AclPolicy {
+        ) -> Option<L3AclPolicy> {
+            let Some(r0) = f.required("name") else {
+                return None;
+            };
+            Some(L3AclPolicy {
                 default_access: f.optional("defaultAccess"),
                 description: f.optional("description"),
                 id: f.optional("id"),
                 l3_rules: f.optional_list("l3Rules"),
-                name: f.required("name")?,
+                name: r0,
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4003,22 +3975,23 @@ pub struct L3AclPolicyQueryData {
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for L3AclPolicyQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("rules", &v.rules);
+        w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for L3AclPolicyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &L3AclPolicyQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("rules", &v.rules);
-            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -4030,20 +4003,15 @@ impl<'de> serde::Deserialize<'de> for L3AclPolicyQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            L3AclPolicyQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = L3AclPolicyQueryData {
+        ) -> Option<L3AclPolicyQueryData> {
+            Some(L3AclPolicyQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 description: f.optional("description"),
                 rules: f.optional("rules"),
                 wifi_network_ids: f.optional_list("wifiNetworkIds"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4117,18 +4085,22 @@ pub struct L3IpPort {
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for L3IpPort {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enableIpSubnet", &v.enable_ip_subnet);
+        w.optional("ip", &v.ip);
+        w.optional("ipMask", &v.ip_mask);
+        w.optional("port", &v.port);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for L3IpPort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &L3IpPort, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("enableIpSubnet", &v.enable_ip_subnet);
-            w.optional("ip", &v.ip);
-            w.optional("ipMask", &v.ip_mask);
-            w.optional("port", &v.port);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -4140,16 +4112,14 @@ impl<'de> serde::Deserialize<'de> for L3IpPort {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<L3IpPort, ruckus_one_runtime::internal::object::FieldError> {
-            let value = L3IpPort {
+        ) -> Option<L3IpPort> {
+            Some(L3IpPort {
                 enable_ip_subnet: f.optional("enableIpSubnet"),
                 ip: f.optional("ip"),
                 ip_mask: f.optional("ipMask"),
                 port: f.optional("port"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4225,22 +4195,26 @@ pub struct L3Rule {
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for L3Rule {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("access", &v.access);
+        w.optional("customProtocol", &v.custom_protocol);
+        w.optional("description", &v.description);
+        w.optional("destination", &v.destination);
+        w.optional("id", &v.id);
+        w.field("priority", &v.priority);
+        w.optional("protocol", &v.protocol);
+        w.optional("source", &v.source);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for L3Rule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &L3Rule, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("access", &v.access);
-            w.optional("customProtocol", &v.custom_protocol);
-            w.optional("description", &v.description);
-            w.optional("destination", &v.destination);
-            w.optional("id", &v.id);
-            w.field("priority", &v.priority);
-            w.optional("protocol", &v.protocol);
-            w.optional("source", &v.source);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -4252,20 +4226,21 @@ impl<'de> serde::Deserialize<'de> for L3Rule {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<L3Rule, ruckus_one_runtime::internal::object::FieldError> {
-            let value = L3Rule {
+        ) -> Option<L3Rule> {
+            let Some(r0) = f.required("priority") else {
+                return None;
+            };
+            Some(L3Rule {
                 access: f.optional("access"),
                 custom_protocol: f.optional("customProtocol"),
                 description: f.optional("description"),
                 destination: f.optional("destination"),
                 id: f.optional("id"),
-                priority: f.required("priority")?,
+                priority: r0,
                 protocol: f.optional("protocol"),
                 source: f.optional("source"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4454,19 +4429,21 @@ pub struct LanPortClientIsolationSettings {
 #[cfg(
     any(feature = "network-venue-ap-model-settings", feature = "network-wireless-aps")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for LanPortClientIsolationSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("autoVrrp", &v.auto_vrrp);
+        w.optional("packetsType", &v.packets_type);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-model-settings", feature = "network-wireless-aps")
+)]
 impl serde::Serialize for LanPortClientIsolationSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LanPortClientIsolationSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("autoVrrp", &v.auto_vrrp);
-            w.optional("packetsType", &v.packets_type);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -4478,17 +4455,12 @@ impl<'de> serde::Deserialize<'de> for LanPortClientIsolationSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            LanPortClientIsolationSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = LanPortClientIsolationSettings {
+        ) -> Option<LanPortClientIsolationSettings> {
+            Some(LanPortClientIsolationSettings {
                 auto_vrrp: f.optional("autoVrrp"),
                 packets_type: f.optional("packetsType"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4670,24 +4642,25 @@ pub struct LegacyPage {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LegacyPage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("totalElements", &v.total_elements);
+        w.optional("totalPages", &v.total_pages);
+        w.optional("size", &v.size);
+        w.optional("number", &v.number);
+        w.optional("sort", &v.sort);
+        w.optional("first", &v.first);
+        w.optional("last", &v.last);
+        w.optional("numberOfElements", &v.number_of_elements);
+        w.optional("pageable", &v.pageable);
+        w.optional("empty", &v.empty);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LegacyPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LegacyPage, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("totalElements", &v.total_elements);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("size", &v.size);
-            w.optional("number", &v.number);
-            w.optional("sort", &v.sort);
-            w.optional("first", &v.first);
-            w.optional("last", &v.last);
-            w.optional("numberOfElements", &v.number_of_elements);
-            w.optional("pageable", &v.pageable);
-            w.optional("empty", &v.empty);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LegacyPage {
@@ -4696,8 +4669,8 @@ impl<'de> serde::Deserialize<'de> for LegacyPage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<LegacyPage, ruckus_one_runtime::internal::object::FieldError> {
-            let value = LegacyPage {
+        ) -> Option<LegacyPage> {
+            Some(LegacyPage {
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
                 size: f.optional("size"),
@@ -4709,9 +4682,7 @@ impl<'de> serde::Deserialize<'de> for LegacyPage {
                 pageable: f.optional("pageable"),
                 empty: f.optional("empty"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4835,22 +4806,36 @@ pub struct Link {
         feature = "network-workflows"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for Link {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("href", &v.href);
+        w.optional("hreflang", &v.hreflang);
+        w.optional("title", &v.title);
+        w.optional("type", &v.type_);
+        w.optional("deprecation", &v.deprecation);
+        w.optional("profile", &v.profile);
+        w.optional("name", &v.name);
+        w.optional("templated", &v.templated);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-adaptive-policies",
+        feature = "network-edge-services",
+        feature = "network-enrollments",
+        feature = "network-identity",
+        feature = "network-mac-registrations",
+        feature = "network-message-templates",
+        feature = "network-property-management",
+        feature = "network-radius-attribute-groups",
+        feature = "network-workflows"
+    )
+)]
 impl serde::Serialize for Link {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Link, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("href", &v.href);
-            w.optional("hreflang", &v.hreflang);
-            w.optional("title", &v.title);
-            w.optional("type", &v.type_);
-            w.optional("deprecation", &v.deprecation);
-            w.optional("profile", &v.profile);
-            w.optional("name", &v.name);
-            w.optional("templated", &v.templated);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -4870,10 +4855,8 @@ impl<'de> serde::Deserialize<'de> for Link {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Link, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Link {
+        fn fields(f: &mut ruckus_one_runtime::internal::object::Fields) -> Option<Link> {
+            Some(Link {
                 href: f.optional("href"),
                 hreflang: f.optional("hreflang"),
                 title: f.optional("title"),
@@ -4883,9 +4866,7 @@ impl<'de> serde::Deserialize<'de> for Link {
                 name: f.optional("name"),
                 templated: f.optional("templated"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5065,20 +5046,21 @@ pub struct LteBandLockChannel {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for LteBandLockChannel {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("band3G", &v.band3g);
+        w.optional_list("band4G", &v.band4g);
+        w.field("region", &v.region);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for LteBandLockChannel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LteBandLockChannel,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("band3G", &v.band3g);
-            w.optional_list("band4G", &v.band4g);
-            w.field("region", &v.region);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -5090,18 +5072,13 @@ impl<'de> serde::Deserialize<'de> for LteBandLockChannel {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            LteBandLockChannel,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = LteBandLockChannel {
+        ) -> Option<LteBandLockChannel> {
+            Some(LteBandLockChannel {
                 band3g: f.optional_list("band3G"),
                 band4g: f.optional_list("band4G"),
                 region: f.optional("region"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5258,15 +5235,17 @@ pub struct MeshData {
     >,
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl ruckus_one_runtime::internal::object::WriteFields for MeshData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enabled", &v.enabled);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for MeshData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MeshData, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("enabled", &v.enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
@@ -5276,13 +5255,11 @@ impl<'de> serde::Deserialize<'de> for MeshData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<MeshData, ruckus_one_runtime::internal::object::FieldError> {
-            let value = MeshData {
+        ) -> Option<MeshData> {
+            Some(MeshData {
                 enabled: f.optional("enabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5434,20 +5411,19 @@ pub struct MultiLinkOperationOptions {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for MultiLinkOperationOptions {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enable24G", &v.enable24g);
+        w.optional("enable50G", &v.enable50g);
+        w.optional("enable6G", &v.enable6g);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for MultiLinkOperationOptions {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MultiLinkOperationOptions,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("enable24G", &v.enable24g);
-            w.optional("enable50G", &v.enable50g);
-            w.optional("enable6G", &v.enable6g);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -5457,18 +5433,13 @@ impl<'de> serde::Deserialize<'de> for MultiLinkOperationOptions {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MultiLinkOperationOptions,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MultiLinkOperationOptions {
+        ) -> Option<MultiLinkOperationOptions> {
+            Some(MultiLinkOperationOptions {
                 enable24g: f.optional("enable24G"),
                 enable50g: f.optional("enable50G"),
                 enable6g: f.optional("enable6G"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5538,26 +5509,27 @@ pub struct MulticastDnsFencingRule {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for MulticastDnsFencingRule {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("customMappingEnabled", &v.custom_mapping_enabled);
+        w.optional("customServiceName", &v.custom_service_name);
+        w.optional_list("customStrings", &v.custom_strings);
+        w.optional("description", &v.description);
+        w.field("service", &v.service);
+        w.optional("wiredEnabled", &v.wired_enabled);
+        w.optional_list("wiredRules", &v.wired_rules);
+        w.optional("wirelessEnabled", &v.wireless_enabled);
+        w.optional("wirelessRule", &v.wireless_rule);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for MulticastDnsFencingRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MulticastDnsFencingRule,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("customMappingEnabled", &v.custom_mapping_enabled);
-            w.optional("customServiceName", &v.custom_service_name);
-            w.optional_list("customStrings", &v.custom_strings);
-            w.optional("description", &v.description);
-            w.field("service", &v.service);
-            w.optional("wiredEnabled", &v.wired_enabled);
-            w.optional_list("wiredRules", &v.wired_rules);
-            w.optional("wirelessEnabled", &v.wireless_enabled);
-            w.optional("wirelessRule", &v.wireless_rule);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -5569,11 +5541,8 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsFencingRule {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MulticastDnsFencingRule,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MulticastDnsFencingRule {
+        ) -> Option<MulticastDnsFencingRule> {
+            Some(MulticastDnsFencingRule {
                 custom_mapping_enabled: f.optional("customMappingEnabled"),
                 custom_service_name: f.optional("customServiceName"),
                 custom_strings: f.optional_list("customStrings"),
@@ -5584,9 +5553,7 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsFencingRule {
                 wireless_enabled: f.optional("wirelessEnabled"),
                 wireless_rule: f.optional("wirelessRule"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5690,21 +5657,22 @@ pub struct MulticastDnsFencingWiredRule {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for MulticastDnsFencingWiredRule {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("closestApMac", &v.closest_ap_mac);
+        w.list("deviceMacAddresses", &v.device_mac_addresses);
+        w.optional("fencingRange", &v.fencing_range);
+        w.field("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for MulticastDnsFencingWiredRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MulticastDnsFencingWiredRule,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("closestApMac", &v.closest_ap_mac);
-            w.list("deviceMacAddresses", &v.device_mac_addresses);
-            w.optional("fencingRange", &v.fencing_range);
-            w.field("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -5716,19 +5684,21 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsFencingWiredRule {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MulticastDnsFencingWiredRule,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MulticastDnsFencingWiredRule {
-                closest_ap_mac: f.required("closestApMac")?,
-                device_mac_addresses: f.required_list("deviceMacAddresses")?,
-                fencing_range: f.optional("fencingRange"),
-                name: f.required("name")?,
-                additional_fields: f.rest(),
+        ) -> Option<MulticastDnsFencingWiredRule> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("closestApMac"),
+                f.required_list("deviceMacAddresses"),
+                f.required("name"),
+            ) else {
+                return None;
             };
-            f.check()?;
-            Ok(value)
+            Some(MulticastDnsFencingWiredRule {
+                closest_ap_mac: r0,
+                device_mac_addresses: r1,
+                fencing_range: f.optional("fencingRange"),
+                name: r2,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5782,18 +5752,20 @@ pub struct MulticastDnsFencingWirelessRule {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for MulticastDnsFencingWirelessRule {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("fencingRange", &v.fencing_range);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for MulticastDnsFencingWirelessRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MulticastDnsFencingWirelessRule,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("fencingRange", &v.fencing_range);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -5805,16 +5777,11 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsFencingWirelessRule {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MulticastDnsFencingWirelessRule,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MulticastDnsFencingWirelessRule {
+        ) -> Option<MulticastDnsFencingWirelessRule> {
+            Some(MulticastDnsFencingWirelessRule {
                 fencing_range: f.optional("fencingRange"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6034,19 +6001,50 @@ pub struct MustNotMatchField {
         feature = "network-wireless-venues"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for MustNotMatchField {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("field", &v.field);
+        w.optional("value", &v.value);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
+        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-templates",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for MustNotMatchField {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MustNotMatchField,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("field", &v.field);
-            w.optional("value", &v.value);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -6088,17 +6086,12 @@ impl<'de> serde::Deserialize<'de> for MustNotMatchField {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MustNotMatchField,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MustNotMatchField {
+        ) -> Option<MustNotMatchField> {
+            Some(MustNotMatchField {
                 field: f.optional("field"),
                 value: f.optional("value"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6389,17 +6382,19 @@ pub struct Neighbor {
     >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl ruckus_one_runtime::internal::object::WriteFields for Neighbor {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("rssi", &v.rssi);
+        w.optional("mac", &v.mac);
+        w.optional("apName", &v.ap_name);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for Neighbor {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Neighbor, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("rssi", &v.rssi);
-            w.optional("mac", &v.mac);
-            w.optional("apName", &v.ap_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
@@ -6409,15 +6404,13 @@ impl<'de> serde::Deserialize<'de> for Neighbor {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Neighbor, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Neighbor {
+        ) -> Option<Neighbor> {
+            Some(Neighbor {
                 rssi: f.optional("rssi"),
                 mac: f.optional("mac"),
                 ap_name: f.optional("apName"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6476,21 +6469,20 @@ pub struct NetworkHotspot20Settings {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for NetworkHotspot20Settings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("accessNetworkType", &v.access_network_type);
+        w.optional("allowInternetAccess", &v.allow_internet_access);
+        w.optional_list("connectionCapabilities", &v.connection_capabilities);
+        w.optional("ipv4AddressType", &v.ipv4_address_type);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for NetworkHotspot20Settings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NetworkHotspot20Settings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("accessNetworkType", &v.access_network_type);
-            w.optional("allowInternetAccess", &v.allow_internet_access);
-            w.optional_list("connectionCapabilities", &v.connection_capabilities);
-            w.optional("ipv4AddressType", &v.ipv4_address_type);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -6500,19 +6492,14 @@ impl<'de> serde::Deserialize<'de> for NetworkHotspot20Settings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            NetworkHotspot20Settings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = NetworkHotspot20Settings {
+        ) -> Option<NetworkHotspot20Settings> {
+            Some(NetworkHotspot20Settings {
                 access_network_type: f.optional("accessNetworkType"),
                 allow_internet_access: f.optional("allowInternetAccess"),
                 connection_capabilities: f.optional_list("connectionCapabilities"),
                 ipv4_address_type: f.optional("ipv4AddressType"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6753,25 +6740,26 @@ pub struct NetworkVenueScheduler {
 #[cfg(
     any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for NetworkVenueScheduler {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("fri", &v.fri);
+        w.optional("mon", &v.mon);
+        w.optional("sat", &v.sat);
+        w.optional("sun", &v.sun);
+        w.optional("thu", &v.thu);
+        w.optional("tue", &v.tue);
+        w.optional("type", &v.type_);
+        w.optional("wed", &v.wed);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
+)]
 impl serde::Serialize for NetworkVenueScheduler {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NetworkVenueScheduler,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("fri", &v.fri);
-            w.optional("mon", &v.mon);
-            w.optional("sat", &v.sat);
-            w.optional("sun", &v.sun);
-            w.optional("thu", &v.thu);
-            w.optional("tue", &v.tue);
-            w.optional("type", &v.type_);
-            w.optional("wed", &v.wed);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -6783,11 +6771,8 @@ impl<'de> serde::Deserialize<'de> for NetworkVenueScheduler {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            NetworkVenueScheduler,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = NetworkVenueScheduler {
+        ) -> Option<NetworkVenueScheduler> {
+            Some(NetworkVenueScheduler {
                 fri: f.optional("fri"),
                 mon: f.optional("mon"),
                 sat: f.optional("sat"),
@@ -6797,9 +6782,7 @@ impl<'de> serde::Deserialize<'de> for NetworkVenueScheduler {
                 type_: f.optional("type"),
                 wed: f.optional("wed"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6961,19 +6944,18 @@ pub struct OauthAppConfig {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for OauthAppConfig {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("appId", &v.app_id);
+        w.field("appSecret", &v.app_secret);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for OauthAppConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OauthAppConfig,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("appId", &v.app_id);
-            w.field("appSecret", &v.app_secret);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -6983,13 +6965,16 @@ impl<'de> serde::Deserialize<'de> for OauthAppConfig {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<OauthAppConfig, ruckus_one_runtime::internal::object::FieldError> {
-            let value = OauthAppConfig {
-                app_id: f.required("appId")?,
-                app_secret: f.required("appSecret")?,
-                additional_fields: f.rest(),
+        ) -> Option<OauthAppConfig> {
+            let (Some(r0), Some(r1)) = (f.required("appId"), f.required("appSecret"))
+            else {
+                return None;
             };
-            Ok(value)
+            Some(OauthAppConfig {
+                app_id: r0,
+                app_secret: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7035,24 +7020,23 @@ pub struct OpenWifiNetwork {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for OpenWifiNetwork {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("isOweMaster", &v.is_owe_master);
+        w.optional("owePairNetworkId", &v.owe_pair_network_id);
+        w.field("wlan", &v.wlan);
+        w.optional_list("venues", &v.venues);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for OpenWifiNetwork {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OpenWifiNetwork,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("isOweMaster", &v.is_owe_master);
-            w.optional("owePairNetworkId", &v.owe_pair_network_id);
-            w.field("wlan", &v.wlan);
-            w.optional_list("venues", &v.venues);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -7062,19 +7046,20 @@ impl<'de> serde::Deserialize<'de> for OpenWifiNetwork {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<OpenWifiNetwork, ruckus_one_runtime::internal::object::FieldError> {
-            let value = OpenWifiNetwork {
+        ) -> Option<OpenWifiNetwork> {
+            let Some(r0) = f.required("wlan") else {
+                return None;
+            };
+            Some(OpenWifiNetwork {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 description: f.optional("description"),
                 is_owe_master: f.optional("isOweMaster"),
                 owe_pair_network_id: f.optional("owePairNetworkId"),
-                wlan: f.required("wlan")?,
+                wlan: r0,
                 venues: f.optional_list("venues"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7166,28 +7151,27 @@ pub struct OpenWifiNetworkVenue {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for OpenWifiNetworkVenue {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("allApGroupsRadio", &v.all_ap_groups_radio);
+        w.optional_list("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
+        w.optional_list("apGroups", &v.ap_groups);
+        w.optional("dual5gEnabled", &v.dual5g_enabled);
+        w.optional("id", &v.id);
+        w.optional("isAllApGroups", &v.is_all_ap_groups);
+        w.optional("networkId", &v.network_id);
+        w.optional("scheduler", &v.scheduler);
+        w.optional("tripleBandEnabled", &v.triple_band_enabled);
+        w.optional("venueId", &v.venue_id);
+        w.optional("vlanPoolId", &v.vlan_pool_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for OpenWifiNetworkVenue {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OpenWifiNetworkVenue,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("allApGroupsRadio", &v.all_ap_groups_radio);
-            w.optional_list("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
-            w.optional_list("apGroups", &v.ap_groups);
-            w.optional("dual5gEnabled", &v.dual5g_enabled);
-            w.optional("id", &v.id);
-            w.optional("isAllApGroups", &v.is_all_ap_groups);
-            w.optional("networkId", &v.network_id);
-            w.optional("scheduler", &v.scheduler);
-            w.optional("tripleBandEnabled", &v.triple_band_enabled);
-            w.optional("venueId", &v.venue_id);
-            w.optional("vlanPoolId", &v.vlan_pool_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -7197,11 +7181,8 @@ impl<'de> serde::Deserialize<'de> for OpenWifiNetworkVenue {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            OpenWifiNetworkVenue,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = OpenWifiNetworkVenue {
+        ) -> Option<OpenWifiNetworkVenue> {
+            Some(OpenWifiNetworkVenue {
                 all_ap_groups_radio: f.optional("allApGroupsRadio"),
                 all_ap_groups_radio_types: f.optional_list("allApGroupsRadioTypes"),
                 ap_groups: f.optional_list("apGroups"),
@@ -7214,9 +7195,7 @@ impl<'de> serde::Deserialize<'de> for OpenWifiNetworkVenue {
                 venue_id: f.optional("venueId"),
                 vlan_pool_id: f.optional("vlanPoolId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7346,37 +7325,36 @@ pub struct OpenWifiNetworkVenueApGroup {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for OpenWifiNetworkVenueApGroup {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("apGroupId", &v.ap_group_id);
+        w.optional("apGroupName", &v.ap_group_name);
+        w.optional("id", &v.id);
+        w.optional("isDefault", &v.is_default);
+        w.optional("radio", &v.radio);
+        w.optional_list("radioTypes", &v.radio_types);
+        w.optional("validationError", &v.validation_error);
+        w.optional(
+            "validationErrorReachedMaxConnectedCaptiveNetworksLimit",
+            &v.validation_error_reached_max_connected_captive_networks_limit,
+        );
+        w.optional(
+            "validationErrorReachedMaxConnectedNetworksLimit",
+            &v.validation_error_reached_max_connected_networks_limit,
+        );
+        w.optional(
+            "validationErrorSsidAlreadyActivated",
+            &v.validation_error_ssid_already_activated,
+        );
+        w.optional("vlanId", &v.vlan_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for OpenWifiNetworkVenueApGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OpenWifiNetworkVenueApGroup,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("apGroupId", &v.ap_group_id);
-            w.optional("apGroupName", &v.ap_group_name);
-            w.optional("id", &v.id);
-            w.optional("isDefault", &v.is_default);
-            w.optional("radio", &v.radio);
-            w.optional_list("radioTypes", &v.radio_types);
-            w.optional("validationError", &v.validation_error);
-            w.optional(
-                "validationErrorReachedMaxConnectedCaptiveNetworksLimit",
-                &v.validation_error_reached_max_connected_captive_networks_limit,
-            );
-            w.optional(
-                "validationErrorReachedMaxConnectedNetworksLimit",
-                &v.validation_error_reached_max_connected_networks_limit,
-            );
-            w.optional(
-                "validationErrorSsidAlreadyActivated",
-                &v.validation_error_ssid_already_activated,
-            );
-            w.optional("vlanId", &v.vlan_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -7386,11 +7364,8 @@ impl<'de> serde::Deserialize<'de> for OpenWifiNetworkVenueApGroup {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            OpenWifiNetworkVenueApGroup,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = OpenWifiNetworkVenueApGroup {
+        ) -> Option<OpenWifiNetworkVenueApGroup> {
+            Some(OpenWifiNetworkVenueApGroup {
                 ap_group_id: f.optional("apGroupId"),
                 ap_group_name: f.optional("apGroupName"),
                 id: f.optional("id"),
@@ -7406,9 +7381,7 @@ impl<'de> serde::Deserialize<'de> for OpenWifiNetworkVenueApGroup {
                     .optional("validationErrorSsidAlreadyActivated"),
                 vlan_id: f.optional("vlanId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7534,25 +7507,25 @@ pub struct OpenWifiNetworkVenueScheduler {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields
+for OpenWifiNetworkVenueScheduler {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("fri", &v.fri);
+        w.optional("mon", &v.mon);
+        w.optional("sat", &v.sat);
+        w.optional("sun", &v.sun);
+        w.optional("thu", &v.thu);
+        w.optional("tue", &v.tue);
+        w.optional("type", &v.type_);
+        w.optional("wed", &v.wed);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for OpenWifiNetworkVenueScheduler {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OpenWifiNetworkVenueScheduler,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("fri", &v.fri);
-            w.optional("mon", &v.mon);
-            w.optional("sat", &v.sat);
-            w.optional("sun", &v.sun);
-            w.optional("thu", &v.thu);
-            w.optional("tue", &v.tue);
-            w.optional("type", &v.type_);
-            w.optional("wed", &v.wed);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -7562,11 +7535,8 @@ impl<'de> serde::Deserialize<'de> for OpenWifiNetworkVenueScheduler {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            OpenWifiNetworkVenueScheduler,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = OpenWifiNetworkVenueScheduler {
+        ) -> Option<OpenWifiNetworkVenueScheduler> {
+            Some(OpenWifiNetworkVenueScheduler {
                 fri: f.optional("fri"),
                 mon: f.optional("mon"),
                 sat: f.optional("sat"),
@@ -7576,9 +7546,7 @@ impl<'de> serde::Deserialize<'de> for OpenWifiNetworkVenueScheduler {
                 type_: f.optional("type"),
                 wed: f.optional("wed"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7669,23 +7637,22 @@ pub struct OpenWifiWlan {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for OpenWifiWlan {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("advancedCustomization", &v.advanced_customization);
+        w.optional("enabled", &v.enabled);
+        w.optional("macAddressAuthentication", &v.mac_address_authentication);
+        w.field("ssid", &v.ssid);
+        w.optional("vlanId", &v.vlan_id);
+        w.optional("wlanSecurity", &v.wlan_security);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for OpenWifiWlan {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OpenWifiWlan,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("advancedCustomization", &v.advanced_customization);
-            w.optional("enabled", &v.enabled);
-            w.optional("macAddressAuthentication", &v.mac_address_authentication);
-            w.field("ssid", &v.ssid);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("wlanSecurity", &v.wlan_security);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -7695,18 +7662,19 @@ impl<'de> serde::Deserialize<'de> for OpenWifiWlan {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<OpenWifiWlan, ruckus_one_runtime::internal::object::FieldError> {
-            let value = OpenWifiWlan {
+        ) -> Option<OpenWifiWlan> {
+            let Some(r0) = f.required("ssid") else {
+                return None;
+            };
+            Some(OpenWifiWlan {
                 advanced_customization: f.optional("advancedCustomization"),
                 enabled: f.optional("enabled"),
                 mac_address_authentication: f.optional("macAddressAuthentication"),
-                ssid: f.required("ssid")?,
+                ssid: r0,
                 vlan_id: f.optional("vlanId"),
                 wlan_security: f.optional("wlanSecurity"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7856,20 +7824,26 @@ pub struct OperationResponseRequestIdOnly {
         feature = "network-portal-service-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for OperationResponseRequestIdOnly {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("action", &v.action);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-certificates",
+        feature = "network-guest-users",
+        feature = "network-portal-service-profiles"
+    )
+)]
 impl serde::Serialize for OperationResponseRequestIdOnly {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OperationResponseRequestIdOnly,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("action", &v.action);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -7885,18 +7859,13 @@ impl<'de> serde::Deserialize<'de> for OperationResponseRequestIdOnly {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            OperationResponseRequestIdOnly,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = OperationResponseRequestIdOnly {
+        ) -> Option<OperationResponseRequestIdOnly> {
+            Some(OperationResponseRequestIdOnly {
                 request_id: f.optional("requestId"),
                 action: f.optional("action"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7974,20 +7943,26 @@ pub struct OperationResponseRequestIdOnlyResponse {
         feature = "network-portal-service-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for OperationResponseRequestIdOnlyResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("requestId", &v.request_id);
+        w.optional("serviceName", &v.service_name);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-certificates",
+        feature = "network-guest-users",
+        feature = "network-portal-service-profiles"
+    )
+)]
 impl serde::Serialize for OperationResponseRequestIdOnlyResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OperationResponseRequestIdOnlyResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("requestId", &v.request_id);
-            w.optional("serviceName", &v.service_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -8003,18 +7978,13 @@ impl<'de> serde::Deserialize<'de> for OperationResponseRequestIdOnlyResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            OperationResponseRequestIdOnlyResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = OperationResponseRequestIdOnlyResponse {
+        ) -> Option<OperationResponseRequestIdOnlyResponse> {
+            Some(OperationResponseRequestIdOnlyResponse {
                 id: f.optional("id"),
                 request_id: f.optional("requestId"),
                 service_name: f.optional("serviceName"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8073,19 +8043,18 @@ pub struct OperationResponseVenueView {
     >,
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl ruckus_one_runtime::internal::object::WriteFields for OperationResponseVenueView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for OperationResponseVenueView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OperationResponseVenueView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
@@ -8095,17 +8064,12 @@ impl<'de> serde::Deserialize<'de> for OperationResponseVenueView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            OperationResponseVenueView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = OperationResponseVenueView {
+        ) -> Option<OperationResponseVenueView> {
+            Some(OperationResponseVenueView {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8152,19 +8116,18 @@ pub struct OperationResponseVoid {
     >,
 }
 #[cfg(any(feature = "network-tenants", feature = "network-wireless-venues"))]
+impl ruckus_one_runtime::internal::object::WriteFields for OperationResponseVoid {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-tenants", feature = "network-wireless-venues"))]
 impl serde::Serialize for OperationResponseVoid {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OperationResponseVoid,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-tenants", feature = "network-wireless-venues"))]
@@ -8174,17 +8137,12 @@ impl<'de> serde::Deserialize<'de> for OperationResponseVoid {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            OperationResponseVoid,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = OperationResponseVoid {
+        ) -> Option<OperationResponseVoid> {
+            Some(OperationResponseVoid {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8400,16 +8358,50 @@ pub struct PageByDate {
         feature = "network-wireless-venues"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for PageByDate {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("value", &v.value);
+        w.optional("key", &v.key);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
+        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-templates",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for PageByDate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PageByDate, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("value", &v.value);
-            w.optional("key", &v.key);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -8451,14 +8443,12 @@ impl<'de> serde::Deserialize<'de> for PageByDate {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PageByDate, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PageByDate {
+        ) -> Option<PageByDate> {
+            Some(PageByDate {
                 value: f.optional("value"),
                 key: f.optional("key"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8555,23 +8545,28 @@ pub struct PageableObject {
         feature = "network-identity"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for PageableObject {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("offset", &v.offset);
+        w.optional("sort", &v.sort);
+        w.optional("paged", &v.paged);
+        w.optional("pageNumber", &v.page_number);
+        w.optional("pageSize", &v.page_size);
+        w.optional("unpaged", &v.unpaged);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-identity"
+    )
+)]
 impl serde::Serialize for PageableObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PageableObject,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("offset", &v.offset);
-            w.optional("sort", &v.sort);
-            w.optional("paged", &v.paged);
-            w.optional("pageNumber", &v.page_number);
-            w.optional("pageSize", &v.page_size);
-            w.optional("unpaged", &v.unpaged);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -8587,8 +8582,8 @@ impl<'de> serde::Deserialize<'de> for PageableObject {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PageableObject, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PageableObject {
+        ) -> Option<PageableObject> {
+            Some(PageableObject {
                 offset: f.optional("offset"),
                 sort: f.optional("sort"),
                 paged: f.optional("paged"),
@@ -8596,9 +8591,7 @@ impl<'de> serde::Deserialize<'de> for PageableObject {
                 page_size: f.optional("pageSize"),
                 unpaged: f.optional("unpaged"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8677,21 +8670,19 @@ pub struct PagedResult {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PagedResult {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("paging", &v.paging);
+        w.optional("_links", &v.links);
+        w.optional_list("content", &v.content);
+        w.optional_list("data", &v.data);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PagedResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PagedResult,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("paging", &v.paging);
-            w.optional("_links", &v.links);
-            w.optional_list("content", &v.content);
-            w.optional_list("data", &v.data);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PagedResult {
@@ -8700,16 +8691,14 @@ impl<'de> serde::Deserialize<'de> for PagedResult {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PagedResult, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PagedResult {
+        ) -> Option<PagedResult> {
+            Some(PagedResult {
                 paging: f.optional("paging"),
                 links: f.optional("_links"),
                 content: f.optional_list("content"),
                 data: f.optional_list("data"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8781,18 +8770,19 @@ pub struct PagingInfo {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PagingInfo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("pageSize", &v.page_size);
+        w.optional("pageCount", &v.page_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PagingInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PagingInfo, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("pageSize", &v.page_size);
-            w.optional("pageCount", &v.page_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PagingInfo {
@@ -8801,16 +8791,14 @@ impl<'de> serde::Deserialize<'de> for PagingInfo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PagingInfo, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PagingInfo {
+        ) -> Option<PagingInfo> {
+            Some(PagingInfo {
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
                 page_count: f.optional("pageCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8880,24 +8868,25 @@ pub struct PolicyQueryData {
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for PolicyQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("rules", &v.rules);
+        w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
+        w.optional("networksCount", &v.networks_count);
+        w.optional("rulesCount", &v.rules_count);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for PolicyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PolicyQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("rules", &v.rules);
-            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
-            w.optional("networksCount", &v.networks_count);
-            w.optional("rulesCount", &v.rules_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -8909,8 +8898,8 @@ impl<'de> serde::Deserialize<'de> for PolicyQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PolicyQueryData, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PolicyQueryData {
+        ) -> Option<PolicyQueryData> {
+            Some(PolicyQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 description: f.optional("description"),
@@ -8919,9 +8908,7 @@ impl<'de> serde::Deserialize<'de> for PolicyQueryData {
                 networks_count: f.optional("networksCount"),
                 rules_count: f.optional("rulesCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

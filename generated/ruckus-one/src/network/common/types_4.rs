@@ -26,20 +26,25 @@ pub struct PortProfileAndProfileMappingBo {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for PortProfileAndProfileMappingBo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional_list("models", &v.models);
+        w.optional("portProfileId", &v.port_profile_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for PortProfileAndProfileMappingBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PortProfileAndProfileMappingBo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional_list("models", &v.models);
-            w.optional("portProfileId", &v.port_profile_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -54,18 +59,13 @@ impl<'de> serde::Deserialize<'de> for PortProfileAndProfileMappingBo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PortProfileAndProfileMappingBo,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PortProfileAndProfileMappingBo {
+        ) -> Option<PortProfileAndProfileMappingBo> {
+            Some(PortProfileAndProfileMappingBo {
                 id: f.optional("id"),
                 models: f.optional_list("models"),
                 port_profile_id: f.optional("portProfileId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -146,25 +146,32 @@ pub struct Profile {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for Profile {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional_list("acls", &v.acls);
+        w.optional("profileType", &v.profile_type);
+        w.optional_list("vlans", &v.vlans);
+        w.optional_list("voiceVlanConfigs", &v.voice_vlan_configs);
+        w.optional_list("trustedPorts", &v.trusted_ports);
+        w.optional("venueCliTemplate", &v.venue_cli_template);
+        w.optional("applyOnboardOnly", &v.apply_onboard_only);
+        w.optional_list("venues", &v.venues);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for Profile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Profile, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional_list("acls", &v.acls);
-            w.optional("profileType", &v.profile_type);
-            w.optional_list("vlans", &v.vlans);
-            w.optional_list("voiceVlanConfigs", &v.voice_vlan_configs);
-            w.optional_list("trustedPorts", &v.trusted_ports);
-            w.optional("venueCliTemplate", &v.venue_cli_template);
-            w.optional("applyOnboardOnly", &v.apply_onboard_only);
-            w.optional_list("venues", &v.venues);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -179,8 +186,8 @@ impl<'de> serde::Deserialize<'de> for Profile {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Profile, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Profile {
+        ) -> Option<Profile> {
+            Some(Profile {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 description: f.optional("description"),
@@ -193,9 +200,7 @@ impl<'de> serde::Deserialize<'de> for Profile {
                 apply_onboard_only: f.optional("applyOnboardOnly"),
                 venues: f.optional_list("venues"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -529,21 +534,25 @@ pub struct ProfileAclView {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for ProfileAclView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("aclType", &v.acl_type);
+        w.optional_list("aclRules", &v.acl_rules);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for ProfileAclView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ProfileAclView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("aclType", &v.acl_type);
-            w.optional_list("aclRules", &v.acl_rules);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -558,16 +567,14 @@ impl<'de> serde::Deserialize<'de> for ProfileAclView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ProfileAclView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ProfileAclView {
+        ) -> Option<ProfileAclView> {
+            Some(ProfileAclView {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 acl_type: f.optional("aclType"),
                 acl_rules: f.optional_list("aclRules"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -657,29 +664,36 @@ pub struct ProfileBo {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for ProfileBo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional_list("venues", &v.venues);
+        w.optional("id", &v.id);
+        w.optional_list("acls", &v.acls);
+        w.optional("profileType", &v.profile_type);
+        w.optional_list("vlans", &v.vlans);
+        w.optional_list("voiceVlanConfigs", &v.voice_vlan_configs);
+        w.optional_list("trustedPorts", &v.trusted_ports);
+        w.optional("venueCliTemplate", &v.venue_cli_template);
+        w.optional("isTemplate", &v.is_template);
+        w.optional("templateId", &v.template_id);
+        w.optional("templateVersion", &v.template_version);
+        w.optional("applyOnboardOnly", &v.apply_onboard_only);
+        w.optional_list("portProfileMappings", &v.port_profile_mappings);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for ProfileBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ProfileBo, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional_list("venues", &v.venues);
-            w.optional("id", &v.id);
-            w.optional_list("acls", &v.acls);
-            w.optional("profileType", &v.profile_type);
-            w.optional_list("vlans", &v.vlans);
-            w.optional_list("voiceVlanConfigs", &v.voice_vlan_configs);
-            w.optional_list("trustedPorts", &v.trusted_ports);
-            w.optional("venueCliTemplate", &v.venue_cli_template);
-            w.optional("isTemplate", &v.is_template);
-            w.optional("templateId", &v.template_id);
-            w.optional("templateVersion", &v.template_version);
-            w.optional("applyOnboardOnly", &v.apply_onboard_only);
-            w.optional_list("portProfileMappings", &v.port_profile_mappings);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -694,8 +708,8 @@ impl<'de> serde::Deserialize<'de> for ProfileBo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ProfileBo, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ProfileBo {
+        ) -> Option<ProfileBo> {
+            Some(ProfileBo {
                 name: f.optional("name"),
                 description: f.optional("description"),
                 venues: f.optional_list("venues"),
@@ -712,9 +726,7 @@ impl<'de> serde::Deserialize<'de> for ProfileBo {
                 apply_onboard_only: f.optional("applyOnboardOnly"),
                 port_profile_mappings: f.optional_list("portProfileMappings"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -880,28 +892,33 @@ pub struct ProfileSwitchAclRuleView {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for ProfileSwitchAclRuleView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("sequence", &v.sequence);
+        w.optional("action", &v.action);
+        w.optional("destination", &v.destination);
+        w.optional("destinationPort", &v.destination_port);
+        w.optional("protocol", &v.protocol);
+        w.optional("source", &v.source);
+        w.optional("sourcePort", &v.source_port);
+        w.optional("dscpMatching", &v.dscp_matching);
+        w.optional("dscpMarking", &v.dscp_marking);
+        w.optional("internalPriority", &v.internal_priority);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for ProfileSwitchAclRuleView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ProfileSwitchAclRuleView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("sequence", &v.sequence);
-            w.optional("action", &v.action);
-            w.optional("destination", &v.destination);
-            w.optional("destinationPort", &v.destination_port);
-            w.optional("protocol", &v.protocol);
-            w.optional("source", &v.source);
-            w.optional("sourcePort", &v.source_port);
-            w.optional("dscpMatching", &v.dscp_matching);
-            w.optional("dscpMarking", &v.dscp_marking);
-            w.optional("internalPriority", &v.internal_priority);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -917,11 +934,8 @@ impl<'de> serde::Deserialize<'de> for ProfileSwitchAclRuleView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ProfileSwitchAclRuleView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ProfileSwitchAclRuleView {
+        ) -> Option<ProfileSwitchAclRuleView> {
+            Some(ProfileSwitchAclRuleView {
                 id: f.optional("id"),
                 sequence: f.optional("sequence"),
                 action: f.optional("action"),
@@ -934,9 +948,7 @@ impl<'de> serde::Deserialize<'de> for ProfileSwitchAclRuleView {
                 dscp_marking: f.optional("dscpMarking"),
                 internal_priority: f.optional("internalPriority"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1157,28 +1169,35 @@ pub struct ProfileV1 {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for ProfileV1 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional_list("acls", &v.acls);
+        w.optional_list("vlans", &v.vlans);
+        w.optional_list("voiceVlanConfigs", &v.voice_vlan_configs);
+        w.optional_list("trustedPorts", &v.trusted_ports);
+        w.optional("profileType", &v.profile_type);
+        w.optional("venueCliTemplate", &v.venue_cli_template);
+        w.optional_list("venues", &v.venues);
+        w.optional("venueCount", &v.venue_count);
+        w.optional("templateId", &v.template_id);
+        w.optional("templateVersion", &v.template_version);
+        w.optional("applyOnboardOnly", &v.apply_onboard_only);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for ProfileV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ProfileV1, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional_list("acls", &v.acls);
-            w.optional_list("vlans", &v.vlans);
-            w.optional_list("voiceVlanConfigs", &v.voice_vlan_configs);
-            w.optional_list("trustedPorts", &v.trusted_ports);
-            w.optional("profileType", &v.profile_type);
-            w.optional("venueCliTemplate", &v.venue_cli_template);
-            w.optional_list("venues", &v.venues);
-            w.optional("venueCount", &v.venue_count);
-            w.optional("templateId", &v.template_id);
-            w.optional("templateVersion", &v.template_version);
-            w.optional("applyOnboardOnly", &v.apply_onboard_only);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -1193,8 +1212,8 @@ impl<'de> serde::Deserialize<'de> for ProfileV1 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ProfileV1, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ProfileV1 {
+        ) -> Option<ProfileV1> {
+            Some(ProfileV1 {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 description: f.optional("description"),
@@ -1210,9 +1229,7 @@ impl<'de> serde::Deserialize<'de> for ProfileV1 {
                 template_version: f.optional("templateVersion"),
                 apply_onboard_only: f.optional("applyOnboardOnly"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1367,31 +1384,35 @@ pub struct ProfileView {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for ProfileView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional_list("acls", &v.acls);
+        w.optional("profileType", &v.profile_type);
+        w.optional_list("vlans", &v.vlans);
+        w.optional_list("voiceVlanConfigs", &v.voice_vlan_configs);
+        w.optional_list("trustedPorts", &v.trusted_ports);
+        w.optional("venueCliTemplate", &v.venue_cli_template);
+        w.optional_list("venues", &v.venues);
+        w.optional("venueCount", &v.venue_count);
+        w.optional("templateId", &v.template_id);
+        w.optional("templateVersion", &v.template_version);
+        w.optional("applyOnboardOnly", &v.apply_onboard_only);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for ProfileView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ProfileView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional_list("acls", &v.acls);
-            w.optional("profileType", &v.profile_type);
-            w.optional_list("vlans", &v.vlans);
-            w.optional_list("voiceVlanConfigs", &v.voice_vlan_configs);
-            w.optional_list("trustedPorts", &v.trusted_ports);
-            w.optional("venueCliTemplate", &v.venue_cli_template);
-            w.optional_list("venues", &v.venues);
-            w.optional("venueCount", &v.venue_count);
-            w.optional("templateId", &v.template_id);
-            w.optional("templateVersion", &v.template_version);
-            w.optional("applyOnboardOnly", &v.apply_onboard_only);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -1406,8 +1427,8 @@ impl<'de> serde::Deserialize<'de> for ProfileView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ProfileView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ProfileView {
+        ) -> Option<ProfileView> {
+            Some(ProfileView {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 description: f.optional("description"),
@@ -1423,9 +1444,7 @@ impl<'de> serde::Deserialize<'de> for ProfileView {
                 template_version: f.optional("templateVersion"),
                 apply_onboard_only: f.optional("applyOnboardOnly"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1578,28 +1597,32 @@ pub struct ProfileVlanView {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for ProfileVlanView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("vlanId", &v.vlan_id);
+        w.optional("vlanName", &v.vlan_name);
+        w.optional("ipv4DhcpSnooping", &v.ipv4_dhcp_snooping);
+        w.optional("arpInspection", &v.arp_inspection);
+        w.optional("igmpSnooping", &v.igmp_snooping);
+        w.optional("multicastVersion", &v.multicast_version);
+        w.optional("spanningTreeProtocol", &v.spanning_tree_protocol);
+        w.optional("spanningTreePriority", &v.spanning_tree_priority);
+        w.optional_list("switchFamilyModels", &v.switch_family_models);
+        w.optional("rootBridgeFamilyId", &v.root_bridge_family_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for ProfileVlanView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ProfileVlanView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("vlanId", &v.vlan_id);
-            w.optional("vlanName", &v.vlan_name);
-            w.optional("ipv4DhcpSnooping", &v.ipv4_dhcp_snooping);
-            w.optional("arpInspection", &v.arp_inspection);
-            w.optional("igmpSnooping", &v.igmp_snooping);
-            w.optional("multicastVersion", &v.multicast_version);
-            w.optional("spanningTreeProtocol", &v.spanning_tree_protocol);
-            w.optional("spanningTreePriority", &v.spanning_tree_priority);
-            w.optional_list("switchFamilyModels", &v.switch_family_models);
-            w.optional("rootBridgeFamilyId", &v.root_bridge_family_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -1614,10 +1637,13 @@ impl<'de> serde::Deserialize<'de> for ProfileVlanView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ProfileVlanView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ProfileVlanView {
+        ) -> Option<ProfileVlanView> {
+            let Some(r0) = f.required("vlanId") else {
+                return None;
+            };
+            Some(ProfileVlanView {
                 id: f.optional("id"),
-                vlan_id: f.required("vlanId")?,
+                vlan_id: r0,
                 vlan_name: f.optional("vlanName"),
                 ipv4_dhcp_snooping: f.optional("ipv4DhcpSnooping"),
                 arp_inspection: f.optional("arpInspection"),
@@ -1628,9 +1654,7 @@ impl<'de> serde::Deserialize<'de> for ProfileVlanView {
                 switch_family_models: f.optional_list("switchFamilyModels"),
                 root_bridge_family_id: f.optional("rootBridgeFamilyId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1745,23 +1769,22 @@ pub struct PskWifiNetwork {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for PskWifiNetwork {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.field("wlan", &v.wlan);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional_list("venues", &v.venues);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for PskWifiNetwork {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PskWifiNetwork,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.field("wlan", &v.wlan);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional_list("venues", &v.venues);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -1771,18 +1794,19 @@ impl<'de> serde::Deserialize<'de> for PskWifiNetwork {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PskWifiNetwork, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PskWifiNetwork {
+        ) -> Option<PskWifiNetwork> {
+            let Some(r0) = f.required("wlan") else {
+                return None;
+            };
+            Some(PskWifiNetwork {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 description: f.optional("description"),
-                wlan: f.required("wlan")?,
+                wlan: r0,
                 tenant_id: f.optional("tenantId"),
                 venues: f.optional_list("venues"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1866,27 +1890,26 @@ pub struct PskWifiNetworkVenue {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for PskWifiNetworkVenue {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("allApGroupsRadio", &v.all_ap_groups_radio);
+        w.optional_list("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
+        w.optional_list("apGroups", &v.ap_groups);
+        w.optional("dual5gEnabled", &v.dual5g_enabled);
+        w.optional("id", &v.id);
+        w.optional("isAllApGroups", &v.is_all_ap_groups);
+        w.optional("networkId", &v.network_id);
+        w.optional("scheduler", &v.scheduler);
+        w.optional("tripleBandEnabled", &v.triple_band_enabled);
+        w.optional("venueId", &v.venue_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for PskWifiNetworkVenue {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PskWifiNetworkVenue,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("allApGroupsRadio", &v.all_ap_groups_radio);
-            w.optional_list("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
-            w.optional_list("apGroups", &v.ap_groups);
-            w.optional("dual5gEnabled", &v.dual5g_enabled);
-            w.optional("id", &v.id);
-            w.optional("isAllApGroups", &v.is_all_ap_groups);
-            w.optional("networkId", &v.network_id);
-            w.optional("scheduler", &v.scheduler);
-            w.optional("tripleBandEnabled", &v.triple_band_enabled);
-            w.optional("venueId", &v.venue_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -1896,11 +1919,8 @@ impl<'de> serde::Deserialize<'de> for PskWifiNetworkVenue {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PskWifiNetworkVenue,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PskWifiNetworkVenue {
+        ) -> Option<PskWifiNetworkVenue> {
+            Some(PskWifiNetworkVenue {
                 all_ap_groups_radio: f.optional("allApGroupsRadio"),
                 all_ap_groups_radio_types: f.optional_list("allApGroupsRadioTypes"),
                 ap_groups: f.optional_list("apGroups"),
@@ -1912,9 +1932,7 @@ impl<'de> serde::Deserialize<'de> for PskWifiNetworkVenue {
                 triple_band_enabled: f.optional("tripleBandEnabled"),
                 venue_id: f.optional("venueId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2035,28 +2053,27 @@ pub struct PskWifiWlan {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for PskWifiWlan {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("advancedCustomization", &v.advanced_customization);
+        w.optional("enabled", &v.enabled);
+        w.optional("macAddressAuthentication", &v.mac_address_authentication);
+        w.optional("managementFrameProtection", &v.management_frame_protection);
+        w.optional("passphrase", &v.passphrase);
+        w.optional("saePassphrase", &v.sae_passphrase);
+        w.field("ssid", &v.ssid);
+        w.optional("vlanId", &v.vlan_id);
+        w.optional("wepHexKey", &v.wep_hex_key);
+        w.optional("wlanSecurity", &v.wlan_security);
+        w.optional("macAuthMacFormat", &v.mac_auth_mac_format);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for PskWifiWlan {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PskWifiWlan,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("advancedCustomization", &v.advanced_customization);
-            w.optional("enabled", &v.enabled);
-            w.optional("macAddressAuthentication", &v.mac_address_authentication);
-            w.optional("managementFrameProtection", &v.management_frame_protection);
-            w.optional("passphrase", &v.passphrase);
-            w.optional("saePassphrase", &v.sae_passphrase);
-            w.field("ssid", &v.ssid);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("wepHexKey", &v.wep_hex_key);
-            w.optional("wlanSecurity", &v.wlan_security);
-            w.optional("macAuthMacFormat", &v.mac_auth_mac_format);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -2066,23 +2083,24 @@ impl<'de> serde::Deserialize<'de> for PskWifiWlan {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PskWifiWlan, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PskWifiWlan {
+        ) -> Option<PskWifiWlan> {
+            let Some(r0) = f.required("ssid") else {
+                return None;
+            };
+            Some(PskWifiWlan {
                 advanced_customization: f.optional("advancedCustomization"),
                 enabled: f.optional("enabled"),
                 mac_address_authentication: f.optional("macAddressAuthentication"),
                 management_frame_protection: f.optional("managementFrameProtection"),
                 passphrase: f.optional("passphrase"),
                 sae_passphrase: f.optional("saePassphrase"),
-                ssid: f.required("ssid")?,
+                ssid: r0,
                 vlan_id: f.optional("vlanId"),
                 wep_hex_key: f.optional("wepHexKey"),
                 wlan_security: f.optional("wlanSecurity"),
                 mac_auth_mac_format: f.optional("macAuthMacFormat"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2342,149 +2360,137 @@ pub struct PskWifiWlanAdvancedCustomization {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields
+for PskWifiWlanAdvancedCustomization {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("applicationVisibilityEnabled", &v.application_visibility_enabled);
+        w.optional("arpRequestRateLimit", &v.arp_request_rate_limit);
+        w.optional("broadcastProbeResponseDelay", &v.broadcast_probe_response_delay);
+        w.optional("bssPriority", &v.bss_priority);
+        w.optional("clientInactivityTimeout", &v.client_inactivity_timeout);
+        w.optional("clientIsolation", &v.client_isolation);
+        w.optional("clientIsolationOptions", &v.client_isolation_options);
+        w.optional("clientLoadBalancingEnable", &v.client_load_balancing_enable);
+        w.optional("dhcpOption82Enabled", &v.dhcp_option82_enabled);
+        w.optional("dhcpOption82MacFormat", &v.dhcp_option82_mac_format);
+        w.optional(
+            "dhcpOption82SubOption150Enabled",
+            &v.dhcp_option82_sub_option150_enabled,
+        );
+        w.optional(
+            "dhcpOption82SubOption151Enabled",
+            &v.dhcp_option82_sub_option151_enabled,
+        );
+        w.optional(
+            "dhcpOption82SubOption151Format",
+            &v.dhcp_option82_sub_option151_format,
+        );
+        w.optional(
+            "dhcpOption82SubOption151Input",
+            &v.dhcp_option82_sub_option151_input,
+        );
+        w.optional(
+            "dhcpOption82SubOption1Enabled",
+            &v.dhcp_option82_sub_option1_enabled,
+        );
+        w.optional("dhcpOption82SubOption1Format", &v.dhcp_option82_sub_option1_format);
+        w.optional(
+            "dhcpOption82SubOption2Enabled",
+            &v.dhcp_option82_sub_option2_enabled,
+        );
+        w.optional("dhcpOption82SubOption2Format", &v.dhcp_option82_sub_option2_format);
+        w.optional("dhcpRequestRateLimit", &v.dhcp_request_rate_limit);
+        w.optional("directedThreshold", &v.directed_threshold);
+        w.optional("dnsProxy", &v.dns_proxy);
+        w.optional("dnsProxyEnabled", &v.dns_proxy_enabled);
+        w.optional(
+            "enableAdditionalRegulatoryDomains",
+            &v.enable_additional_regulatory_domains,
+        );
+        w.optional("enableAirtimeDecongestion", &v.enable_airtime_decongestion);
+        w.optional("enableAntiSpoofing", &v.enable_anti_spoofing);
+        w.optional(
+            "enableApHostNameAdvertisement",
+            &v.enable_ap_host_name_advertisement,
+        );
+        w.optional("enableArpRequestRateLimit", &v.enable_arp_request_rate_limit);
+        w.optional("enableBandBalancing", &v.enable_band_balancing);
+        w.optional("enableDhcpRequestRateLimit", &v.enable_dhcp_request_rate_limit);
+        w.optional("enableFastRoaming", &v.enable_fast_roaming);
+        w.optional("enableGtkRekey", &v.enable_gtk_rekey);
+        w.optional("enableJoinRSSIThreshold", &v.enable_join_rssi_threshold);
+        w.optional(
+            "enableMulticastDownlinkRateLimiting",
+            &v.enable_multicast_downlink_rate_limiting,
+        );
+        w.optional(
+            "enableMulticastDownlinkRateLimiting6G",
+            &v.enable_multicast_downlink_rate_limiting6g,
+        );
+        w.optional(
+            "enableMulticastUplinkRateLimiting",
+            &v.enable_multicast_uplink_rate_limiting,
+        );
+        w.optional(
+            "enableMulticastUplinkRateLimiting6G",
+            &v.enable_multicast_uplink_rate_limiting6g,
+        );
+        w.optional("enableNeighborReport", &v.enable_neighbor_report);
+        w.optional(
+            "enableOptimizedConnectivityExperience",
+            &v.enable_optimized_connectivity_experience,
+        );
+        w.optional("enableSyslog", &v.enable_syslog);
+        w.optional(
+            "enableTransientClientManagement",
+            &v.enable_transient_client_management,
+        );
+        w.optional("forceMobileDeviceDhcp", &v.force_mobile_device_dhcp);
+        w.optional("hideSsid", &v.hide_ssid);
+        w.optional("joinExpireTime", &v.join_expire_time);
+        w.optional("joinRSSIThreshold", &v.join_rssi_threshold);
+        w.optional("joinWaitThreshold", &v.join_wait_threshold);
+        w.optional("joinWaitTime", &v.join_wait_time);
+        w.optional("maxClientsOnWlanPerRadio", &v.max_clients_on_wlan_per_radio);
+        w.optional("mobilityDomainId", &v.mobility_domain_id);
+        w.optional("multiLinkOperationEnabled", &v.multi_link_operation_enabled);
+        w.optional("multiLinkOperationOptions", &v.multi_link_operation_options);
+        w.optional("multicastDownlinkRateLimiting", &v.multicast_downlink_rate_limiting);
+        w.optional("multicastFilterEnabled", &v.multicast_filter_enabled);
+        w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
+        w.optional("proxyARP", &v.proxy_arp);
+        w.optional("qosMapSetEnabled", &v.qos_map_set_enabled);
+        w.optional("qosMapSetOptions", &v.qos_map_set_options);
+        w.optional("qosMirroringEnabled", &v.qos_mirroring_enabled);
+        w.optional("qosMirroringScope", &v.qos_mirroring_scope);
+        w.optional("radioCustomization", &v.radio_customization);
+        w.optional("radiusOptions", &v.radius_options);
+        w.optional("respectiveAccessControl", &v.respective_access_control);
+        w.optional(
+            "rssiAssociationRejectionThreshold",
+            &v.rssi_association_rejection_threshold,
+        );
+        w.optional("totalDownlinkRateLimiting", &v.total_downlink_rate_limiting);
+        w.optional("totalUplinkRateLimiting", &v.total_uplink_rate_limiting);
+        w.optional("userDownlinkRateLimiting", &v.user_downlink_rate_limiting);
+        w.optional("userUplinkRateLimiting", &v.user_uplink_rate_limiting);
+        w.optional("wifi6Enabled", &v.wifi6_enabled);
+        w.optional("wifi7Enabled", &v.wifi7_enabled);
+        w.optional("accessControlEnable", &v.access_control_enable);
+        w.optional("applicationPolicyEnable", &v.application_policy_enable);
+        w.optional("l2AclEnable", &v.l2_acl_enable);
+        w.optional("l3AclEnable", &v.l3_acl_enable);
+        w.optional("vlanPool", &v.vlan_pool);
+        w.optional("wifiCallingEnabled", &v.wifi_calling_enabled);
+        w.optional_list("wifiCallingIds", &v.wifi_calling_ids);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for PskWifiWlanAdvancedCustomization {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PskWifiWlanAdvancedCustomization,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional(
-                "applicationVisibilityEnabled",
-                &v.application_visibility_enabled,
-            );
-            w.optional("arpRequestRateLimit", &v.arp_request_rate_limit);
-            w.optional("broadcastProbeResponseDelay", &v.broadcast_probe_response_delay);
-            w.optional("bssPriority", &v.bss_priority);
-            w.optional("clientInactivityTimeout", &v.client_inactivity_timeout);
-            w.optional("clientIsolation", &v.client_isolation);
-            w.optional("clientIsolationOptions", &v.client_isolation_options);
-            w.optional("clientLoadBalancingEnable", &v.client_load_balancing_enable);
-            w.optional("dhcpOption82Enabled", &v.dhcp_option82_enabled);
-            w.optional("dhcpOption82MacFormat", &v.dhcp_option82_mac_format);
-            w.optional(
-                "dhcpOption82SubOption150Enabled",
-                &v.dhcp_option82_sub_option150_enabled,
-            );
-            w.optional(
-                "dhcpOption82SubOption151Enabled",
-                &v.dhcp_option82_sub_option151_enabled,
-            );
-            w.optional(
-                "dhcpOption82SubOption151Format",
-                &v.dhcp_option82_sub_option151_format,
-            );
-            w.optional(
-                "dhcpOption82SubOption151Input",
-                &v.dhcp_option82_sub_option151_input,
-            );
-            w.optional(
-                "dhcpOption82SubOption1Enabled",
-                &v.dhcp_option82_sub_option1_enabled,
-            );
-            w.optional(
-                "dhcpOption82SubOption1Format",
-                &v.dhcp_option82_sub_option1_format,
-            );
-            w.optional(
-                "dhcpOption82SubOption2Enabled",
-                &v.dhcp_option82_sub_option2_enabled,
-            );
-            w.optional(
-                "dhcpOption82SubOption2Format",
-                &v.dhcp_option82_sub_option2_format,
-            );
-            w.optional("dhcpRequestRateLimit", &v.dhcp_request_rate_limit);
-            w.optional("directedThreshold", &v.directed_threshold);
-            w.optional("dnsProxy", &v.dns_proxy);
-            w.optional("dnsProxyEnabled", &v.dns_proxy_enabled);
-            w.optional(
-                "enableAdditionalRegulatoryDomains",
-                &v.enable_additional_regulatory_domains,
-            );
-            w.optional("enableAirtimeDecongestion", &v.enable_airtime_decongestion);
-            w.optional("enableAntiSpoofing", &v.enable_anti_spoofing);
-            w.optional(
-                "enableApHostNameAdvertisement",
-                &v.enable_ap_host_name_advertisement,
-            );
-            w.optional("enableArpRequestRateLimit", &v.enable_arp_request_rate_limit);
-            w.optional("enableBandBalancing", &v.enable_band_balancing);
-            w.optional("enableDhcpRequestRateLimit", &v.enable_dhcp_request_rate_limit);
-            w.optional("enableFastRoaming", &v.enable_fast_roaming);
-            w.optional("enableGtkRekey", &v.enable_gtk_rekey);
-            w.optional("enableJoinRSSIThreshold", &v.enable_join_rssi_threshold);
-            w.optional(
-                "enableMulticastDownlinkRateLimiting",
-                &v.enable_multicast_downlink_rate_limiting,
-            );
-            w.optional(
-                "enableMulticastDownlinkRateLimiting6G",
-                &v.enable_multicast_downlink_rate_limiting6g,
-            );
-            w.optional(
-                "enableMulticastUplinkRateLimiting",
-                &v.enable_multicast_uplink_rate_limiting,
-            );
-            w.optional(
-                "enableMulticastUplinkRateLimiting6G",
-                &v.enable_multicast_uplink_rate_limiting6g,
-            );
-            w.optional("enableNeighborReport", &v.enable_neighbor_report);
-            w.optional(
-                "enableOptimizedConnectivityExperience",
-                &v.enable_optimized_connectivity_experience,
-            );
-            w.optional("enableSyslog", &v.enable_syslog);
-            w.optional(
-                "enableTransientClientManagement",
-                &v.enable_transient_client_management,
-            );
-            w.optional("forceMobileDeviceDhcp", &v.force_mobile_device_dhcp);
-            w.optional("hideSsid", &v.hide_ssid);
-            w.optional("joinExpireTime", &v.join_expire_time);
-            w.optional("joinRSSIThreshold", &v.join_rssi_threshold);
-            w.optional("joinWaitThreshold", &v.join_wait_threshold);
-            w.optional("joinWaitTime", &v.join_wait_time);
-            w.optional("maxClientsOnWlanPerRadio", &v.max_clients_on_wlan_per_radio);
-            w.optional("mobilityDomainId", &v.mobility_domain_id);
-            w.optional("multiLinkOperationEnabled", &v.multi_link_operation_enabled);
-            w.optional("multiLinkOperationOptions", &v.multi_link_operation_options);
-            w.optional(
-                "multicastDownlinkRateLimiting",
-                &v.multicast_downlink_rate_limiting,
-            );
-            w.optional("multicastFilterEnabled", &v.multicast_filter_enabled);
-            w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
-            w.optional("proxyARP", &v.proxy_arp);
-            w.optional("qosMapSetEnabled", &v.qos_map_set_enabled);
-            w.optional("qosMapSetOptions", &v.qos_map_set_options);
-            w.optional("qosMirroringEnabled", &v.qos_mirroring_enabled);
-            w.optional("qosMirroringScope", &v.qos_mirroring_scope);
-            w.optional("radioCustomization", &v.radio_customization);
-            w.optional("radiusOptions", &v.radius_options);
-            w.optional("respectiveAccessControl", &v.respective_access_control);
-            w.optional(
-                "rssiAssociationRejectionThreshold",
-                &v.rssi_association_rejection_threshold,
-            );
-            w.optional("totalDownlinkRateLimiting", &v.total_downlink_rate_limiting);
-            w.optional("totalUplinkRateLimiting", &v.total_uplink_rate_limiting);
-            w.optional("userDownlinkRateLimiting", &v.user_downlink_rate_limiting);
-            w.optional("userUplinkRateLimiting", &v.user_uplink_rate_limiting);
-            w.optional("wifi6Enabled", &v.wifi6_enabled);
-            w.optional("wifi7Enabled", &v.wifi7_enabled);
-            w.optional("accessControlEnable", &v.access_control_enable);
-            w.optional("applicationPolicyEnable", &v.application_policy_enable);
-            w.optional("l2AclEnable", &v.l2_acl_enable);
-            w.optional("l3AclEnable", &v.l3_acl_enable);
-            w.optional("vlanPool", &v.vlan_pool);
-            w.optional("wifiCallingEnabled", &v.wifi_calling_enabled);
-            w.optional_list("wifiCallingIds", &v.wifi_calling_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -2494,11 +2500,8 @@ impl<'de> serde::Deserialize<'de> for PskWifiWlanAdvancedCustomization {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PskWifiWlanAdvancedCustomization,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PskWifiWlanAdvancedCustomization {
+        ) -> Option<PskWifiWlanAdvancedCustomization> {
+            Some(PskWifiWlanAdvancedCustomization {
                 application_visibility_enabled: f
                     .optional("applicationVisibilityEnabled"),
                 arp_request_rate_limit: f.optional("arpRequestRateLimit"),
@@ -2596,9 +2599,7 @@ impl<'de> serde::Deserialize<'de> for PskWifiWlanAdvancedCustomization {
                 wifi_calling_enabled: f.optional("wifiCallingEnabled"),
                 wifi_calling_ids: f.optional_list("wifiCallingIds"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3251,19 +3252,21 @@ pub struct QosMapRule {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for QosMapRule {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("dscpExceptionValues", &v.dscp_exception_values);
+        w.field("dscpHigh", &v.dscp_high);
+        w.field("dscpLow", &v.dscp_low);
+        w.optional("enabled", &v.enabled);
+        w.field("priority", &v.priority);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for QosMapRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &QosMapRule, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional_list("dscpExceptionValues", &v.dscp_exception_values);
-            w.field("dscpHigh", &v.dscp_high);
-            w.field("dscpLow", &v.dscp_low);
-            w.optional("enabled", &v.enabled);
-            w.field("priority", &v.priority);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -3273,17 +3276,22 @@ impl<'de> serde::Deserialize<'de> for QosMapRule {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<QosMapRule, ruckus_one_runtime::internal::object::FieldError> {
-            let value = QosMapRule {
-                dscp_exception_values: f.optional_list("dscpExceptionValues"),
-                dscp_high: f.required("dscpHigh")?,
-                dscp_low: f.required("dscpLow")?,
-                enabled: f.optional("enabled"),
-                priority: f.required("priority")?,
-                additional_fields: f.rest(),
+        ) -> Option<QosMapRule> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("dscpHigh"),
+                f.required("dscpLow"),
+                f.required("priority"),
+            ) else {
+                return None;
             };
-            f.check()?;
-            Ok(value)
+            Some(QosMapRule {
+                dscp_exception_values: f.optional_list("dscpExceptionValues"),
+                dscp_high: r0,
+                dscp_low: r1,
+                enabled: f.optional("enabled"),
+                priority: r2,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3333,18 +3341,17 @@ pub struct QosMapSetOptions {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for QosMapSetOptions {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("rules", &v.rules);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for QosMapSetOptions {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QosMapSetOptions,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("rules", &v.rules);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -3354,13 +3361,11 @@ impl<'de> serde::Deserialize<'de> for QosMapSetOptions {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<QosMapSetOptions, ruckus_one_runtime::internal::object::FieldError> {
-            let value = QosMapSetOptions {
+        ) -> Option<QosMapSetOptions> {
+            Some(QosMapSetOptions {
                 rules: f.optional_list("rules"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3473,19 +3478,50 @@ pub struct QosMatchField {
         feature = "network-wireless-venues"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for QosMatchField {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("field", &v.field);
+        w.optional("value", &v.value);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
+        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-templates",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for QosMatchField {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QosMatchField,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("field", &v.field);
-            w.optional("value", &v.value);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -3527,14 +3563,12 @@ impl<'de> serde::Deserialize<'de> for QosMatchField {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<QosMatchField, ruckus_one_runtime::internal::object::FieldError> {
-            let value = QosMatchField {
+        ) -> Option<QosMatchField> {
+            Some(QosMatchField {
                 field: f.optional("field"),
                 value: f.optional("value"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3823,44 +3857,72 @@ pub struct QueryRequest {
         feature = "network-wireless-venues"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for QueryRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("page", &v.page);
+        w.optional("pageSize", &v.page_size);
+        w.optional("sortField", &v.sort_field);
+        w.optional("sortOrder", &v.sort_order);
+        w.optional("searchString", &v.search_string);
+        w.optional_list("searchTargetFields", &v.search_target_fields);
+        w.optional("filters", &v.filters);
+        w.optional_list("fields", &v.fields);
+        w.optional("sortByCountField", &v.sort_by_count_field);
+        w.optional_list("multiSortFields", &v.multi_sort_fields);
+        w.optional_list("matchFields", &v.match_fields);
+        w.optional("rangeFilter", &v.range_filter);
+        w.optional("rangeDateFilter", &v.range_date_filter);
+        w.optional_list("mustNotMatchField", &v.must_not_match_field);
+        w.optional("pageByDate", &v.page_by_date);
+        w.optional_list("mustHaveFields", &v.must_have_fields);
+        w.optional_list("mustNotHaveFields", &v.must_not_have_fields);
+        w.optional("termField", &v.term_field);
+        w.optional("terms", &v.terms);
+        w.optional("exists", &v.exists);
+        w.optional("groupBy", &v.group_by);
+        w.optional("defaultPageSize", &v.default_page_size);
+        w.optional("detailLevel", &v.detail_level);
+        w.optional("networkId", &v.network_id);
+        w.optional("total", &v.total);
+        w.optional("url", &v.url);
+        w.optional("venueId", &v.venue_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
+        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for QueryRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("page", &v.page);
-            w.optional("pageSize", &v.page_size);
-            w.optional("sortField", &v.sort_field);
-            w.optional("sortOrder", &v.sort_order);
-            w.optional("searchString", &v.search_string);
-            w.optional_list("searchTargetFields", &v.search_target_fields);
-            w.optional("filters", &v.filters);
-            w.optional_list("fields", &v.fields);
-            w.optional("sortByCountField", &v.sort_by_count_field);
-            w.optional_list("multiSortFields", &v.multi_sort_fields);
-            w.optional_list("matchFields", &v.match_fields);
-            w.optional("rangeFilter", &v.range_filter);
-            w.optional("rangeDateFilter", &v.range_date_filter);
-            w.optional_list("mustNotMatchField", &v.must_not_match_field);
-            w.optional("pageByDate", &v.page_by_date);
-            w.optional_list("mustHaveFields", &v.must_have_fields);
-            w.optional_list("mustNotHaveFields", &v.must_not_have_fields);
-            w.optional("termField", &v.term_field);
-            w.optional("terms", &v.terms);
-            w.optional("exists", &v.exists);
-            w.optional("groupBy", &v.group_by);
-            w.optional("defaultPageSize", &v.default_page_size);
-            w.optional("detailLevel", &v.detail_level);
-            w.optional("networkId", &v.network_id);
-            w.optional("total", &v.total);
-            w.optional("url", &v.url);
-            w.optional("venueId", &v.venue_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -3899,8 +3961,8 @@ impl<'de> serde::Deserialize<'de> for QueryRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<QueryRequest, ruckus_one_runtime::internal::object::FieldError> {
-            let value = QueryRequest {
+        ) -> Option<QueryRequest> {
+            Some(QueryRequest {
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
                 sort_field: f.optional("sortField"),
@@ -3929,9 +3991,7 @@ impl<'de> serde::Deserialize<'de> for QueryRequest {
                 url: f.optional("url"),
                 venue_id: f.optional("venueId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4190,23 +4250,31 @@ pub struct QueryResponse {
         feature = "network-venue-templates"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for QueryResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional_list("data", &v.data);
+        w.optional_list("fields", &v.fields);
+        w.optional("page", &v.page);
+        w.optional("totalCount", &v.total_count);
+        w.optional("totalPages", &v.total_pages);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles",
+        feature = "network-venue-templates"
+    )
+)]
 impl serde::Serialize for QueryResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional_list("data", &v.data);
-            w.optional_list("fields", &v.fields);
-            w.optional("page", &v.page);
-            w.optional("totalCount", &v.total_count);
-            w.optional("totalPages", &v.total_pages);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -4225,8 +4293,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<QueryResponse, ruckus_one_runtime::internal::object::FieldError> {
-            let value = QueryResponse {
+        ) -> Option<QueryResponse> {
+            Some(QueryResponse {
                 id: f.optional("id"),
                 data: f.optional_list("data"),
                 fields: f.optional_list("fields"),
@@ -4234,9 +4302,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponse {
                 total_count: f.optional("totalCount"),
                 total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4328,25 +4394,27 @@ pub struct QueryResponseAccessControlProfileQueryData {
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponseAccessControlProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.optional("totalPages", &v.total_pages);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for QueryResponseAccessControlProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseAccessControlProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.optional("totalPages", &v.total_pages);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -4358,11 +4426,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseAccessControlProfileQueryData
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseAccessControlProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseAccessControlProfileQueryData {
+        ) -> Option<QueryResponseAccessControlProfileQueryData> {
+            Some(QueryResponseAccessControlProfileQueryData {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -4372,9 +4437,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseAccessControlProfileQueryData
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4475,24 +4538,26 @@ pub struct QueryResponseApGroupQueryData {
 #[cfg(
     any(feature = "network-venue-ap-groups", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponseApGroupQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-groups", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for QueryResponseApGroupQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseApGroupQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -4504,11 +4569,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApGroupQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseApGroupQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseApGroupQueryData {
+        ) -> Option<QueryResponseApGroupQueryData> {
+            Some(QueryResponseApGroupQueryData {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -4517,9 +4579,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApGroupQueryData {
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4613,25 +4673,27 @@ pub struct QueryResponseApplicationPolicyQueryData {
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponseApplicationPolicyQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.optional("totalPages", &v.total_pages);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for QueryResponseApplicationPolicyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseApplicationPolicyQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.optional("totalPages", &v.total_pages);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -4643,11 +4705,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApplicationPolicyQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseApplicationPolicyQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseApplicationPolicyQueryData {
+        ) -> Option<QueryResponseApplicationPolicyQueryData> {
+            Some(QueryResponseApplicationPolicyQueryData {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -4657,9 +4716,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApplicationPolicyQueryData {
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4759,25 +4816,27 @@ pub struct QueryResponseDevicePolicyQueryData {
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponseDevicePolicyQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.optional("totalPages", &v.total_pages);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for QueryResponseDevicePolicyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseDevicePolicyQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.optional("totalPages", &v.total_pages);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -4789,11 +4848,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDevicePolicyQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseDevicePolicyQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseDevicePolicyQueryData {
+        ) -> Option<QueryResponseDevicePolicyQueryData> {
+            Some(QueryResponseDevicePolicyQueryData {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -4803,9 +4859,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDevicePolicyQueryData {
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4909,24 +4963,29 @@ pub struct QueryResponseDhcpConfigServiceProfileQueryData {
         feature = "network-wireless-service-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponseDhcpConfigServiceProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
 impl serde::Serialize for QueryResponseDhcpConfigServiceProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseDhcpConfigServiceProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -4941,11 +5000,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDhcpConfigServiceProfileQuery
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseDhcpConfigServiceProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseDhcpConfigServiceProfileQueryData {
+        ) -> Option<QueryResponseDhcpConfigServiceProfileQueryData> {
+            Some(QueryResponseDhcpConfigServiceProfileQueryData {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -4954,9 +5010,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDhcpConfigServiceProfileQuery
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5050,24 +5104,24 @@ pub struct QueryResponseEthernetPortProfileQueryData {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponseEthernetPortProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl serde::Serialize for QueryResponseEthernetPortProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseEthernetPortProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
@@ -5077,11 +5131,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseEthernetPortProfileQueryData 
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseEthernetPortProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseEthernetPortProfileQueryData {
+        ) -> Option<QueryResponseEthernetPortProfileQueryData> {
+            Some(QueryResponseEthernetPortProfileQueryData {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -5090,9 +5141,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseEthernetPortProfileQueryData 
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5187,25 +5236,27 @@ pub struct QueryResponseL2AclPolicyQueryData {
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponseL2AclPolicyQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.optional("totalPages", &v.total_pages);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for QueryResponseL2AclPolicyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseL2AclPolicyQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.optional("totalPages", &v.total_pages);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -5217,11 +5268,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseL2AclPolicyQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseL2AclPolicyQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseL2AclPolicyQueryData {
+        ) -> Option<QueryResponseL2AclPolicyQueryData> {
+            Some(QueryResponseL2AclPolicyQueryData {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -5231,9 +5279,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseL2AclPolicyQueryData {
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5333,25 +5379,27 @@ pub struct QueryResponseL3AclPolicyQueryData {
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponseL3AclPolicyQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.optional("totalPages", &v.total_pages);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for QueryResponseL3AclPolicyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseL3AclPolicyQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.optional("totalPages", &v.total_pages);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -5363,11 +5411,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseL3AclPolicyQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseL3AclPolicyQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseL3AclPolicyQueryData {
+        ) -> Option<QueryResponseL3AclPolicyQueryData> {
+            Some(QueryResponseL3AclPolicyQueryData {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -5377,9 +5422,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseL3AclPolicyQueryData {
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5485,25 +5528,30 @@ pub struct QueryResponseRadiusServerProfileQueryData {
         feature = "network-wireless-service-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponseRadiusServerProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.optional("totalPages", &v.total_pages);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
 impl serde::Serialize for QueryResponseRadiusServerProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseRadiusServerProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.optional("totalPages", &v.total_pages);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -5518,11 +5566,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRadiusServerProfileQueryData 
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseRadiusServerProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseRadiusServerProfileQueryData {
+        ) -> Option<QueryResponseRadiusServerProfileQueryData> {
+            Some(QueryResponseRadiusServerProfileQueryData {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -5532,9 +5577,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRadiusServerProfileQueryData 
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5638,24 +5681,26 @@ pub struct QueryResponseRoguePolicyQueryData {
 #[cfg(
     any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponseRoguePolicyQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl serde::Serialize for QueryResponseRoguePolicyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseRoguePolicyQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -5667,11 +5712,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRoguePolicyQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseRoguePolicyQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseRoguePolicyQueryData {
+        ) -> Option<QueryResponseRoguePolicyQueryData> {
+            Some(QueryResponseRoguePolicyQueryData {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -5680,9 +5722,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRoguePolicyQueryData {
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5780,24 +5820,29 @@ pub struct QueryResponseSyslogServerProfileQueryData {
         feature = "network-wireless-service-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponseSyslogServerProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
 impl serde::Serialize for QueryResponseSyslogServerProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseSyslogServerProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -5812,11 +5857,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSyslogServerProfileQueryData 
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseSyslogServerProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseSyslogServerProfileQueryData {
+        ) -> Option<QueryResponseSyslogServerProfileQueryData> {
+            Some(QueryResponseSyslogServerProfileQueryData {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -5825,9 +5867,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSyslogServerProfileQueryData 
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5921,24 +5961,24 @@ pub struct QueryResponseVlanPoolProfileQueryData {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponseVlanPoolProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl serde::Serialize for QueryResponseVlanPoolProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseVlanPoolProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
@@ -5948,11 +5988,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseVlanPoolProfileQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseVlanPoolProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseVlanPoolProfileQueryData {
+        ) -> Option<QueryResponseVlanPoolProfileQueryData> {
+            Some(QueryResponseVlanPoolProfileQueryData {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -5961,9 +5998,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseVlanPoolProfileQueryData {
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6059,24 +6094,29 @@ pub struct QueryResponseWifiCallingServiceProfileQueryData {
         feature = "network-wireless-service-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponseWifiCallingServiceProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
 impl serde::Serialize for QueryResponseWifiCallingServiceProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseWifiCallingServiceProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -6091,11 +6131,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseWifiCallingServiceProfileQuer
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseWifiCallingServiceProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseWifiCallingServiceProfileQueryData {
+        ) -> Option<QueryResponseWifiCallingServiceProfileQueryData> {
+            Some(QueryResponseWifiCallingServiceProfileQueryData {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -6104,9 +6141,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseWifiCallingServiceProfileQuer
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6233,25 +6268,37 @@ pub struct QueryResult {
         feature = "network-wireless-venues"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for QueryResult {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional_list("data", &v.data);
+        w.optional_list("fields", &v.fields);
+        w.optional("pageSize", &v.page_size);
+        w.optional("size", &v.size);
+        w.optional("totalElements", &v.total_elements);
+        w.optional("totalPages", &v.total_pages);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-activities",
+        feature = "network-entitlements",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-venue-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for QueryResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResult,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional_list("data", &v.data);
-            w.optional_list("fields", &v.fields);
-            w.optional("pageSize", &v.page_size);
-            w.optional("size", &v.size);
-            w.optional("totalElements", &v.total_elements);
-            w.optional("totalPages", &v.total_pages);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -6274,8 +6321,8 @@ impl<'de> serde::Deserialize<'de> for QueryResult {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<QueryResult, ruckus_one_runtime::internal::object::FieldError> {
-            let value = QueryResult {
+        ) -> Option<QueryResult> {
+            Some(QueryResult {
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
                 data: f.optional_list("data"),
@@ -6285,9 +6332,7 @@ impl<'de> serde::Deserialize<'de> for QueryResult {
                 total_elements: f.optional("totalElements"),
                 total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6401,31 +6446,26 @@ pub struct Radio6GhzSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Radio6GhzSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional(
+            "enableMulticastDownlinkRateLimiting",
+            &v.enable_multicast_downlink_rate_limiting,
+        );
+        w.optional(
+            "enableMulticastUplinkRateLimiting",
+            &v.enable_multicast_uplink_rate_limiting,
+        );
+        w.optional("multicastDownlinkRateLimiting", &v.multicast_downlink_rate_limiting);
+        w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
+        w.optional("useVenueSettings", &v.use_venue_settings);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Radio6GhzSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Radio6GhzSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional(
-                "enableMulticastDownlinkRateLimiting",
-                &v.enable_multicast_downlink_rate_limiting,
-            );
-            w.optional(
-                "enableMulticastUplinkRateLimiting",
-                &v.enable_multicast_uplink_rate_limiting,
-            );
-            w.optional(
-                "multicastDownlinkRateLimiting",
-                &v.multicast_downlink_rate_limiting,
-            );
-            w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
-            w.optional("useVenueSettings", &v.use_venue_settings);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Radio6GhzSettings {
@@ -6434,11 +6474,8 @@ impl<'de> serde::Deserialize<'de> for Radio6GhzSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            Radio6GhzSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = Radio6GhzSettings {
+        ) -> Option<Radio6GhzSettings> {
+            Some(Radio6GhzSettings {
                 enable_multicast_downlink_rate_limiting: f
                     .optional("enableMulticastDownlinkRateLimiting"),
                 enable_multicast_uplink_rate_limiting: f
@@ -6449,9 +6486,7 @@ impl<'de> serde::Deserialize<'de> for Radio6GhzSettings {
                     .optional("multicastUplinkRateLimiting"),
                 use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6538,25 +6573,24 @@ pub struct RadiusOptions {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for RadiusOptions {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("calledStationIdType", &v.called_station_id_type);
+        w.optional("nasIdDelimiter", &v.nas_id_delimiter);
+        w.optional("nasIdType", &v.nas_id_type);
+        w.optional("nasMaxRetry", &v.nas_max_retry);
+        w.optional("nasReconnectPrimaryMin", &v.nas_reconnect_primary_min);
+        w.optional("nasRequestTimeoutSec", &v.nas_request_timeout_sec);
+        w.optional("singleSessionIdAccounting", &v.single_session_id_accounting);
+        w.optional("userDefinedNasId", &v.user_defined_nas_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for RadiusOptions {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RadiusOptions,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("calledStationIdType", &v.called_station_id_type);
-            w.optional("nasIdDelimiter", &v.nas_id_delimiter);
-            w.optional("nasIdType", &v.nas_id_type);
-            w.optional("nasMaxRetry", &v.nas_max_retry);
-            w.optional("nasReconnectPrimaryMin", &v.nas_reconnect_primary_min);
-            w.optional("nasRequestTimeoutSec", &v.nas_request_timeout_sec);
-            w.optional("singleSessionIdAccounting", &v.single_session_id_accounting);
-            w.optional("userDefinedNasId", &v.user_defined_nas_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -6566,8 +6600,8 @@ impl<'de> serde::Deserialize<'de> for RadiusOptions {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<RadiusOptions, ruckus_one_runtime::internal::object::FieldError> {
-            let value = RadiusOptions {
+        ) -> Option<RadiusOptions> {
+            Some(RadiusOptions {
                 called_station_id_type: f.optional("calledStationIdType"),
                 nas_id_delimiter: f.optional("nasIdDelimiter"),
                 nas_id_type: f.optional("nasIdType"),
@@ -6577,9 +6611,7 @@ impl<'de> serde::Deserialize<'de> for RadiusOptions {
                 single_session_id_accounting: f.optional("singleSessionIdAccounting"),
                 user_defined_nas_id: f.optional("userDefinedNasId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6679,22 +6711,26 @@ pub struct RadiusServerProfile {
         feature = "network-wireless-service-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for RadiusServerProfile {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.field("primary", &v.primary);
+        w.optional("secondary", &v.secondary);
+        w.optional("type", &v.type_);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
 impl serde::Serialize for RadiusServerProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RadiusServerProfile,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.field("primary", &v.primary);
-            w.optional("secondary", &v.secondary);
-            w.optional("type", &v.type_);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -6709,20 +6745,18 @@ impl<'de> serde::Deserialize<'de> for RadiusServerProfile {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            RadiusServerProfile,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = RadiusServerProfile {
+        ) -> Option<RadiusServerProfile> {
+            let Some(r0) = f.required("primary") else {
+                return None;
+            };
+            Some(RadiusServerProfile {
                 id: f.optional("id"),
                 name: f.optional("name"),
-                primary: f.required("primary")?,
+                primary: r0,
                 secondary: f.optional("secondary"),
                 type_: f.optional("type"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6819,32 +6853,36 @@ pub struct RadiusServerProfileQueryData {
         feature = "network-wireless-service-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for RadiusServerProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("type", &v.type_);
+        w.optional("primary", &v.primary);
+        w.optional("secondary", &v.secondary);
+        w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
+        w.optional("acctPort", &v.acct_port);
+        w.optional("authPort", &v.auth_port);
+        w.optional("ip", &v.ip);
+        w.optional("networkCount", &v.network_count);
+        w.optional_list("networkIds", &v.network_ids);
+        w.optional("radSecOptions", &v.rad_sec_options);
+        w.optional("secret", &v.secret);
+        w.optional("serverType", &v.server_type);
+        w.optional("tenantId", &v.tenant_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
 impl serde::Serialize for RadiusServerProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RadiusServerProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("type", &v.type_);
-            w.optional("primary", &v.primary);
-            w.optional("secondary", &v.secondary);
-            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
-            w.optional("acctPort", &v.acct_port);
-            w.optional("authPort", &v.auth_port);
-            w.optional("ip", &v.ip);
-            w.optional("networkCount", &v.network_count);
-            w.optional_list("networkIds", &v.network_ids);
-            w.optional("radSecOptions", &v.rad_sec_options);
-            w.optional("secret", &v.secret);
-            w.optional("serverType", &v.server_type);
-            w.optional("tenantId", &v.tenant_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -6859,11 +6897,8 @@ impl<'de> serde::Deserialize<'de> for RadiusServerProfileQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            RadiusServerProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = RadiusServerProfileQueryData {
+        ) -> Option<RadiusServerProfileQueryData> {
+            Some(RadiusServerProfileQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 type_: f.optional("type"),
@@ -6880,9 +6915,7 @@ impl<'de> serde::Deserialize<'de> for RadiusServerProfileQueryData {
                 server_type: f.optional("serverType"),
                 tenant_id: f.optional("tenantId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7025,18 +7058,23 @@ pub struct RadiusServerProfileQueryDataRadSecOptions {
         feature = "network-wireless-service-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for RadiusServerProfileQueryDataRadSecOptions {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("tlsEnabled", &v.tls_enabled);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
 impl serde::Serialize for RadiusServerProfileQueryDataRadSecOptions {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RadiusServerProfileQueryDataRadSecOptions,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("tlsEnabled", &v.tls_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -7051,16 +7089,11 @@ impl<'de> serde::Deserialize<'de> for RadiusServerProfileQueryDataRadSecOptions 
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            RadiusServerProfileQueryDataRadSecOptions,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = RadiusServerProfileQueryDataRadSecOptions {
+        ) -> Option<RadiusServerProfileQueryDataRadSecOptions> {
+            Some(RadiusServerProfileQueryDataRadSecOptions {
                 tls_enabled: f.optional("tlsEnabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7210,21 +7243,25 @@ pub struct RadiusServerV11 {
         feature = "network-wireless-service-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for RadiusServerV11 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("autoFallbackDisable", &v.auto_fallback_disable);
+        w.field("ip", &v.ip);
+        w.field("port", &v.port);
+        w.optional("sharedSecret", &v.shared_secret);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
 impl serde::Serialize for RadiusServerV11 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RadiusServerV11,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("autoFallbackDisable", &v.auto_fallback_disable);
-            w.field("ip", &v.ip);
-            w.field("port", &v.port);
-            w.optional("sharedSecret", &v.shared_secret);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -7239,16 +7276,17 @@ impl<'de> serde::Deserialize<'de> for RadiusServerV11 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<RadiusServerV11, ruckus_one_runtime::internal::object::FieldError> {
-            let value = RadiusServerV11 {
+        ) -> Option<RadiusServerV11> {
+            let (Some(r0), Some(r1)) = (f.required("ip"), f.required("port")) else {
+                return None;
+            };
+            Some(RadiusServerV11 {
                 auto_fallback_disable: f.optional("autoFallbackDisable"),
-                ip: f.required("ip")?,
-                port: f.required("port")?,
+                ip: r0,
+                port: r1,
                 shared_secret: f.optional("sharedSecret"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7371,21 +7409,52 @@ pub struct RangeFilter {
         feature = "network-wireless-venues"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for RangeFilter {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("field", &v.field);
+        w.optional("gte", &v.gte);
+        w.optional("lte", &v.lte);
+        w.optional("lt", &v.lt);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-guest-users",
+        feature = "network-identity",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
+        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-templates",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for RangeFilter {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RangeFilter,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("field", &v.field);
-            w.optional("gte", &v.gte);
-            w.optional("lte", &v.lte);
-            w.optional("lt", &v.lt);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -7427,16 +7496,14 @@ impl<'de> serde::Deserialize<'de> for RangeFilter {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<RangeFilter, ruckus_one_runtime::internal::object::FieldError> {
-            let value = RangeFilter {
+        ) -> Option<RangeFilter> {
+            Some(RangeFilter {
                 field: f.optional("field"),
                 gte: f.optional("gte"),
                 lte: f.optional("lte"),
                 lt: f.optional("lt"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7535,20 +7602,21 @@ pub struct RateLimiting {
 #[cfg(
     any(feature = "network-access-control", feature = "network-wifi-policy-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for RateLimiting {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("downlinkLimit", &v.downlink_limit);
+        w.optional("enabled", &v.enabled);
+        w.optional("uplinkLimit", &v.uplink_limit);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for RateLimiting {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RateLimiting,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("downlinkLimit", &v.downlink_limit);
-            w.optional("enabled", &v.enabled);
-            w.optional("uplinkLimit", &v.uplink_limit);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -7560,15 +7628,13 @@ impl<'de> serde::Deserialize<'de> for RateLimiting {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<RateLimiting, ruckus_one_runtime::internal::object::FieldError> {
-            let value = RateLimiting {
+        ) -> Option<RateLimiting> {
+            Some(RateLimiting {
                 downlink_limit: f.optional("downlinkLimit"),
                 enabled: f.optional("enabled"),
                 uplink_limit: f.optional("uplinkLimit"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7631,16 +7697,18 @@ pub struct RelLink {
     >,
 }
 #[cfg(any(feature = "network-identity", feature = "network-mac-registrations"))]
+impl ruckus_one_runtime::internal::object::WriteFields for RelLink {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("rel", &v.rel);
+        w.optional("href", &v.href);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-identity", feature = "network-mac-registrations"))]
 impl serde::Serialize for RelLink {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RelLink, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("rel", &v.rel);
-            w.optional("href", &v.href);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-identity", feature = "network-mac-registrations"))]
@@ -7650,14 +7718,12 @@ impl<'de> serde::Deserialize<'de> for RelLink {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<RelLink, ruckus_one_runtime::internal::object::FieldError> {
-            let value = RelLink {
+        ) -> Option<RelLink> {
+            Some(RelLink {
                 rel: f.optional("rel"),
                 href: f.optional("href"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7704,16 +7770,18 @@ pub struct ResponseBo {
     >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-tenants"))]
+impl ruckus_one_runtime::internal::object::WriteFields for ResponseBo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("requestId", &v.request_id);
+        w.optional("tenantId", &v.tenant_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-msp", feature = "network-tenants"))]
 impl serde::Serialize for ResponseBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ResponseBo, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.field("requestId", &v.request_id);
-            w.optional("tenantId", &v.tenant_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-msp", feature = "network-tenants"))]
@@ -7723,14 +7791,15 @@ impl<'de> serde::Deserialize<'de> for ResponseBo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ResponseBo, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ResponseBo {
-                request_id: f.required("requestId")?,
+        ) -> Option<ResponseBo> {
+            let Some(r0) = f.required("requestId") else {
+                return None;
+            };
+            Some(ResponseBo {
+                request_id: r0,
                 tenant_id: f.optional("tenantId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7783,22 +7852,24 @@ pub struct RogueClassificationPolicyRule {
 #[cfg(
     any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for RogueClassificationPolicyRule {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("classification", &v.classification);
+        w.optional("moreInfo", &v.more_info);
+        w.field("name", &v.name);
+        w.field("priority", &v.priority);
+        w.field("type", &v.type_);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl serde::Serialize for RogueClassificationPolicyRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RogueClassificationPolicyRule,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("classification", &v.classification);
-            w.optional("moreInfo", &v.more_info);
-            w.field("name", &v.name);
-            w.field("priority", &v.priority);
-            w.field("type", &v.type_);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -7810,20 +7881,18 @@ impl<'de> serde::Deserialize<'de> for RogueClassificationPolicyRule {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            RogueClassificationPolicyRule,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = RogueClassificationPolicyRule {
+        ) -> Option<RogueClassificationPolicyRule> {
+            let (Some(r0), Some(r1)) = (f.required("name"), f.required("priority")) else {
+                return None;
+            };
+            Some(RogueClassificationPolicyRule {
                 classification: f.optional("classification"),
                 more_info: f.optional("moreInfo"),
-                name: f.required("name")?,
-                priority: f.required("priority")?,
+                name: r0,
+                priority: r1,
                 type_: f.optional("type"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8081,20 +8150,19 @@ pub struct RogueDetectionData {
     >,
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl ruckus_one_runtime::internal::object::WriteFields for RogueDetectionData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("policyId", &v.policy_id);
+        w.optional("policyName", &v.policy_name);
+        w.optional("enabled", &v.enabled);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for RogueDetectionData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RogueDetectionData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("policyId", &v.policy_id);
-            w.optional("policyName", &v.policy_name);
-            w.optional("enabled", &v.enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
@@ -8104,18 +8172,13 @@ impl<'de> serde::Deserialize<'de> for RogueDetectionData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            RogueDetectionData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = RogueDetectionData {
+        ) -> Option<RogueDetectionData> {
+            Some(RogueDetectionData {
                 policy_id: f.optional("policyId"),
                 policy_name: f.optional("policyName"),
                 enabled: f.optional("enabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8178,22 +8241,23 @@ pub struct RoguePolicy {
 #[cfg(
     any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for RoguePolicy {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("description", &v.description);
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional_list("rules", &v.rules);
+        w.optional_list("venues", &v.venues);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl serde::Serialize for RoguePolicy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RoguePolicy,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("description", &v.description);
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional_list("rules", &v.rules);
-            w.optional_list("venues", &v.venues);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -8205,17 +8269,18 @@ impl<'de> serde::Deserialize<'de> for RoguePolicy {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<RoguePolicy, ruckus_one_runtime::internal::object::FieldError> {
-            let value = RoguePolicy {
+        ) -> Option<RoguePolicy> {
+            let Some(r0) = f.required("name") else {
+                return None;
+            };
+            Some(RoguePolicy {
                 description: f.optional("description"),
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: r0,
                 rules: f.optional_list("rules"),
                 venues: f.optional_list("venues"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8287,22 +8352,23 @@ pub struct RoguePolicyQueryData {
 #[cfg(
     any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for RoguePolicyQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("numOfRules", &v.num_of_rules);
+        w.optional_list("venueIds", &v.venue_ids);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl serde::Serialize for RoguePolicyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RoguePolicyQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("numOfRules", &v.num_of_rules);
-            w.optional_list("venueIds", &v.venue_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -8314,20 +8380,15 @@ impl<'de> serde::Deserialize<'de> for RoguePolicyQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            RoguePolicyQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = RoguePolicyQueryData {
+        ) -> Option<RoguePolicyQueryData> {
+            Some(RoguePolicyQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 description: f.optional("description"),
                 num_of_rules: f.optional("numOfRules"),
                 venue_ids: f.optional_list("venueIds"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8797,145 +8858,6 @@ impl serde::Serialize for ServerType {
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl<'de> serde::Deserialize<'de> for ServerType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates"
-    )
-)]
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SettingsTxPower {
-    /// `Auto`
-    Auto,
-    /// `MAX`
-    Max,
-    /// `-1`
-    V1,
-    /// `-2`
-    V2,
-    /// `-3`
-    V3,
-    /// `-4`
-    V4,
-    /// `-5`
-    V5,
-    /// `-6`
-    V6,
-    /// `-7`
-    V7,
-    /// `-8`
-    V8,
-    /// `-9`
-    V9,
-    /// `-10`
-    V10,
-    /// `MIN`
-    Min,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates"
-    )
-)]
-impl SettingsTxPower {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Auto => "Auto",
-            Self::Max => "MAX",
-            Self::V1 => "-1",
-            Self::V2 => "-2",
-            Self::V3 => "-3",
-            Self::V4 => "-4",
-            Self::V5 => "-5",
-            Self::V6 => "-6",
-            Self::V7 => "-7",
-            Self::V8 => "-8",
-            Self::V9 => "-9",
-            Self::V10 => "-10",
-            Self::Min => "MIN",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates"
-    )
-)]
-impl From<&str> for SettingsTxPower {
-    fn from(s: &str) -> Self {
-        match s {
-            "Auto" => Self::Auto,
-            "MAX" => Self::Max,
-            "-1" => Self::V1,
-            "-2" => Self::V2,
-            "-3" => Self::V3,
-            "-4" => Self::V4,
-            "-5" => Self::V5,
-            "-6" => Self::V6,
-            "-7" => Self::V7,
-            "-8" => Self::V8,
-            "-9" => Self::V9,
-            "-10" => Self::V10,
-            "MIN" => Self::Min,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates"
-    )
-)]
-impl std::fmt::Display for SettingsTxPower {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates"
-    )
-)]
-impl serde::Serialize for SettingsTxPower {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-settings",
-        feature = "network-venue-wifi-templates"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for SettingsTxPower {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {

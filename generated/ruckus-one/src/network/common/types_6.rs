@@ -2,6 +2,120 @@
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApCellularSettings).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct VenueApCellularSettings {
+    /// Max_length: 64; min_length: 0.
+    pub model: Option<String>,
+    pub primary_sim: Option<SimSettings>,
+    /// Format: int32; maximum: 300; minimum: 10.
+    pub primary_wan_recovery_timer: i64,
+    pub secondary_sim: Option<SimSettings>,
+    /// May be null.
+    pub wan_connection: Option<VenueApCellularSettingsWanConnection>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApCellularSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("model", &v.model);
+        w.optional("primarySim", &v.primary_sim);
+        w.field("primaryWanRecoveryTimer", &v.primary_wan_recovery_timer);
+        w.optional("secondarySim", &v.secondary_sim);
+        w.field("wanConnection", &v.wan_connection);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl serde::Serialize for VenueApCellularSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl<'de> serde::Deserialize<'de> for VenueApCellularSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Option<VenueApCellularSettings> {
+            let Some(r0) = f.required("primaryWanRecoveryTimer") else {
+                return None;
+            };
+            Some(VenueApCellularSettings {
+                model: f.optional("model"),
+                primary_sim: f.optional("primarySim"),
+                primary_wan_recovery_timer: r0,
+                secondary_sim: f.optional("secondarySim"),
+                wan_connection: f.optional("wanConnection"),
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "VenueApCellularSettings",
+            fields,
+        )
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl VenueApCellularSettings {
+    /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
+    pub fn new(primary_wan_recovery_timer: i64) -> Self {
+        Self {
+            model: None,
+            primary_sim: None,
+            primary_wan_recovery_timer,
+            secondary_sim: None,
+            wan_connection: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `primarySim`.
+    pub fn with_primary_sim(mut self, value: impl Into<SimSettings>) -> Self {
+        self.primary_sim = Some(value.into());
+        self
+    }
+    /// Sets `secondarySim`.
+    pub fn with_secondary_sim(mut self, value: impl Into<SimSettings>) -> Self {
+        self.secondary_sim = Some(value.into());
+        self
+    }
+    /// Sets `wanConnection`.
+    pub fn with_wan_connection(
+        mut self,
+        value: impl Into<VenueApCellularSettingsWanConnection>,
+    ) -> Self {
+        self.wan_connection = Some(value.into());
+        self
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApCellularSettings (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
@@ -112,25 +226,27 @@ pub struct VenueApClientAdmissionControlSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for VenueApClientAdmissionControlSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enable24G", &v.enable24g);
+        w.optional("enable50G", &v.enable50g);
+        w.optional("maxRadioLoad24G", &v.max_radio_load24g);
+        w.optional("maxRadioLoad50G", &v.max_radio_load50g);
+        w.optional("minClientCount24G", &v.min_client_count24g);
+        w.optional("minClientCount50G", &v.min_client_count50g);
+        w.optional("minClientThroughput24G", &v.min_client_throughput24g);
+        w.optional("minClientThroughput50G", &v.min_client_throughput50g);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for VenueApClientAdmissionControlSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApClientAdmissionControlSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("enable24G", &v.enable24g);
-            w.optional("enable50G", &v.enable50g);
-            w.optional("maxRadioLoad24G", &v.max_radio_load24g);
-            w.optional("maxRadioLoad50G", &v.max_radio_load50g);
-            w.optional("minClientCount24G", &v.min_client_count24g);
-            w.optional("minClientCount50G", &v.min_client_count50g);
-            w.optional("minClientThroughput24G", &v.min_client_throughput24g);
-            w.optional("minClientThroughput50G", &v.min_client_throughput50g);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -142,11 +258,8 @@ impl<'de> serde::Deserialize<'de> for VenueApClientAdmissionControlSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApClientAdmissionControlSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApClientAdmissionControlSettings {
+        ) -> Option<VenueApClientAdmissionControlSettings> {
+            Some(VenueApClientAdmissionControlSettings {
                 enable24g: f.optional("enable24G"),
                 enable50g: f.optional("enable50G"),
                 max_radio_load24g: f.optional("maxRadioLoad24G"),
@@ -156,9 +269,7 @@ impl<'de> serde::Deserialize<'de> for VenueApClientAdmissionControlSettings {
                 min_client_throughput24g: f.optional("minClientThroughput24G"),
                 min_client_throughput50g: f.optional("minClientThroughput50G"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -251,20 +362,22 @@ pub struct VenueApDirectedMulticastSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for VenueApDirectedMulticastSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("networkEnabled", &v.network_enabled);
+        w.optional("wiredEnabled", &v.wired_enabled);
+        w.optional("wirelessEnabled", &v.wireless_enabled);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for VenueApDirectedMulticastSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApDirectedMulticastSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("networkEnabled", &v.network_enabled);
-            w.optional("wiredEnabled", &v.wired_enabled);
-            w.optional("wirelessEnabled", &v.wireless_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -276,18 +389,13 @@ impl<'de> serde::Deserialize<'de> for VenueApDirectedMulticastSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApDirectedMulticastSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApDirectedMulticastSettings {
+        ) -> Option<VenueApDirectedMulticastSettings> {
+            Some(VenueApDirectedMulticastSettings {
                 network_enabled: f.optional("networkEnabled"),
                 wired_enabled: f.optional("wiredEnabled"),
                 wireless_enabled: f.optional("wirelessEnabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -352,21 +460,22 @@ pub struct VenueApDosProtectionSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApDosProtectionSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("blockingPeriod", &v.blocking_period);
+        w.optional("checkPeriod", &v.check_period);
+        w.optional("enabled", &v.enabled);
+        w.optional("failThreshold", &v.fail_threshold);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for VenueApDosProtectionSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApDosProtectionSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("blockingPeriod", &v.blocking_period);
-            w.optional("checkPeriod", &v.check_period);
-            w.optional("enabled", &v.enabled);
-            w.optional("failThreshold", &v.fail_threshold);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -378,19 +487,14 @@ impl<'de> serde::Deserialize<'de> for VenueApDosProtectionSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApDosProtectionSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApDosProtectionSettings {
+        ) -> Option<VenueApDosProtectionSettings> {
+            Some(VenueApDosProtectionSettings {
                 blocking_period: f.optional("blockingPeriod"),
                 check_period: f.optional("checkPeriod"),
                 enabled: f.optional("enabled"),
                 fail_threshold: f.optional("failThreshold"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -468,22 +572,27 @@ pub struct VenueApGroup {
         feature = "network-wireless-aps"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApGroup {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
+        w.optional("description", &v.description);
+        w.optional("id", &v.id);
+        w.optional("isDefault", &v.is_default);
+        w.optional("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 impl serde::Serialize for VenueApGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApGroup,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
-            w.optional("description", &v.description);
-            w.optional("id", &v.id);
-            w.optional("isDefault", &v.is_default);
-            w.optional("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -499,17 +608,15 @@ impl<'de> serde::Deserialize<'de> for VenueApGroup {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VenueApGroup, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VenueApGroup {
+        ) -> Option<VenueApGroup> {
+            Some(VenueApGroup {
                 ap_serial_numbers: f.optional_list("apSerialNumbers"),
                 description: f.optional("description"),
                 id: f.optional("id"),
                 is_default: f.optional("isDefault"),
                 name: f.optional("name"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -581,20 +688,19 @@ pub struct VenueApGroupQueryData {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApGroupQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("venueId", &v.venue_id);
+        w.optional_list("apGroupIds", &v.ap_group_ids);
+        w.optional("isAllApGroups", &v.is_all_ap_groups);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for VenueApGroupQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApGroupQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("venueId", &v.venue_id);
-            w.optional_list("apGroupIds", &v.ap_group_ids);
-            w.optional("isAllApGroups", &v.is_all_ap_groups);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -604,18 +710,13 @@ impl<'de> serde::Deserialize<'de> for VenueApGroupQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApGroupQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApGroupQueryData {
+        ) -> Option<VenueApGroupQueryData> {
+            Some(VenueApGroupQueryData {
                 venue_id: f.optional("venueId"),
                 ap_group_ids: f.optional_list("apGroupIds"),
                 is_all_ap_groups: f.optional("isAllApGroups"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -686,31 +787,29 @@ pub struct VenueApLoadBalancingSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApLoadBalancingSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("bandBalancingClientPercent24G", &v.band_balancing_client_percent24g);
+        w.optional("bandBalancingEnabled", &v.band_balancing_enabled);
+        w.optional("enabled", &v.enabled);
+        w.optional("loadBalancingMethod", &v.load_balancing_method);
+        w.optional("steeringMode", &v.steering_mode);
+        w.optional(
+            "stickyClientNbrApPercentageThreshold",
+            &v.sticky_client_nbr_ap_percentage_threshold,
+        );
+        w.optional("stickyClientSnrThreshold", &v.sticky_client_snr_threshold);
+        w.optional("stickyClientSteeringEnabled", &v.sticky_client_steering_enabled);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for VenueApLoadBalancingSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApLoadBalancingSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional(
-                "bandBalancingClientPercent24G",
-                &v.band_balancing_client_percent24g,
-            );
-            w.optional("bandBalancingEnabled", &v.band_balancing_enabled);
-            w.optional("enabled", &v.enabled);
-            w.optional("loadBalancingMethod", &v.load_balancing_method);
-            w.optional("steeringMode", &v.steering_mode);
-            w.optional(
-                "stickyClientNbrApPercentageThreshold",
-                &v.sticky_client_nbr_ap_percentage_threshold,
-            );
-            w.optional("stickyClientSnrThreshold", &v.sticky_client_snr_threshold);
-            w.optional("stickyClientSteeringEnabled", &v.sticky_client_steering_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -722,11 +821,8 @@ impl<'de> serde::Deserialize<'de> for VenueApLoadBalancingSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApLoadBalancingSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApLoadBalancingSettings {
+        ) -> Option<VenueApLoadBalancingSettings> {
+            Some(VenueApLoadBalancingSettings {
                 band_balancing_client_percent24g: f
                     .optional("bandBalancingClientPercent24G"),
                 band_balancing_enabled: f.optional("bandBalancingEnabled"),
@@ -739,9 +835,7 @@ impl<'de> serde::Deserialize<'de> for VenueApLoadBalancingSettings {
                 sticky_client_steering_enabled: f
                     .optional("stickyClientSteeringEnabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -998,22 +1092,23 @@ pub struct VenueApMeshSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApMeshSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enabled", &v.enabled);
+        w.optional("passphrase", &v.passphrase);
+        w.optional("radioType", &v.radio_type);
+        w.optional("ssid", &v.ssid);
+        w.optional("zeroTouchEnabled", &v.zero_touch_enabled);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for VenueApMeshSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApMeshSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("enabled", &v.enabled);
-            w.optional("passphrase", &v.passphrase);
-            w.optional("radioType", &v.radio_type);
-            w.optional("ssid", &v.ssid);
-            w.optional("zeroTouchEnabled", &v.zero_touch_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -1025,20 +1120,15 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApMeshSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApMeshSettings {
+        ) -> Option<VenueApMeshSettings> {
+            Some(VenueApMeshSettings {
                 enabled: f.optional("enabled"),
                 passphrase: f.optional("passphrase"),
                 radio_type: f.optional("radioType"),
                 ssid: f.optional("ssid"),
                 zero_touch_enabled: f.optional("zeroTouchEnabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1202,19 +1292,23 @@ pub struct VenueApModelBandModeSettings {
         feature = "network-venue-wifi-templates"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApModelBandModeSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("bandMode", &v.band_mode);
+        w.optional("model", &v.model);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
 impl serde::Serialize for VenueApModelBandModeSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApModelBandModeSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("bandMode", &v.band_mode);
-            w.optional("model", &v.model);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -1229,17 +1323,12 @@ impl<'de> serde::Deserialize<'de> for VenueApModelBandModeSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApModelBandModeSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApModelBandModeSettings {
+        ) -> Option<VenueApModelBandModeSettings> {
+            Some(VenueApModelBandModeSettings {
                 band_mode: f.optional("bandMode"),
                 model: f.optional("model"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1408,19 +1497,24 @@ pub struct VenueApModelCapabilities {
         feature = "network-wireless-aps"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApModelCapabilities {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("apModels", &v.ap_models);
+        w.optional("version", &v.version);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 impl serde::Serialize for VenueApModelCapabilities {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApModelCapabilities,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("apModels", &v.ap_models);
-            w.optional("version", &v.version);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -1436,17 +1530,12 @@ impl<'de> serde::Deserialize<'de> for VenueApModelCapabilities {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApModelCapabilities,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApModelCapabilities {
+        ) -> Option<VenueApModelCapabilities> {
+            Some(VenueApModelCapabilities {
                 ap_models: f.optional_list("apModels"),
                 version: f.optional("version"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1517,22 +1606,27 @@ pub struct VenueApModelExternalAntennaSettings {
         feature = "network-venue-wifi-templates"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for VenueApModelExternalAntennaSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enable24G", &v.enable24g);
+        w.optional("enable50G", &v.enable50g);
+        w.optional("gain24G", &v.gain24g);
+        w.optional("gain50G", &v.gain50g);
+        w.optional("model", &v.model);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
 impl serde::Serialize for VenueApModelExternalAntennaSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApModelExternalAntennaSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("enable24G", &v.enable24g);
-            w.optional("enable50G", &v.enable50g);
-            w.optional("gain24G", &v.gain24g);
-            w.optional("gain50G", &v.gain50g);
-            w.optional("model", &v.model);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -1547,20 +1641,15 @@ impl<'de> serde::Deserialize<'de> for VenueApModelExternalAntennaSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApModelExternalAntennaSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApModelExternalAntennaSettings {
+        ) -> Option<VenueApModelExternalAntennaSettings> {
+            Some(VenueApModelExternalAntennaSettings {
                 enable24g: f.optional("enable24G"),
                 enable50g: f.optional("enable50G"),
                 gain24g: f.optional("gain24G"),
                 gain50g: f.optional("gain50G"),
                 model: f.optional("model"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1642,19 +1731,23 @@ pub struct VenueApModelLedSettings {
         feature = "network-venue-wifi-templates"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApModelLedSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("ledEnabled", &v.led_enabled);
+        w.optional("model", &v.model);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
 impl serde::Serialize for VenueApModelLedSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApModelLedSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("ledEnabled", &v.led_enabled);
-            w.optional("model", &v.model);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -1669,17 +1762,12 @@ impl<'de> serde::Deserialize<'de> for VenueApModelLedSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApModelLedSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApModelLedSettings {
+        ) -> Option<VenueApModelLedSettings> {
+            Some(VenueApModelLedSettings {
                 led_enabled: f.optional("ledEnabled"),
                 model: f.optional("model"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1736,19 +1824,21 @@ pub struct VenueApMulticastDnsFencingSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for VenueApMulticastDnsFencingSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enabled", &v.enabled);
+        w.optional_list("rules", &v.rules);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for VenueApMulticastDnsFencingSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApMulticastDnsFencingSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("enabled", &v.enabled);
-            w.optional_list("rules", &v.rules);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -1760,17 +1850,12 @@ impl<'de> serde::Deserialize<'de> for VenueApMulticastDnsFencingSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApMulticastDnsFencingSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApMulticastDnsFencingSettings {
+        ) -> Option<VenueApMulticastDnsFencingSettings> {
+            Some(VenueApMulticastDnsFencingSettings {
                 enabled: f.optional("enabled"),
                 rules: f.optional_list("rules"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1832,23 +1917,24 @@ pub struct VenueApRadio24GHzSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApRadio24GHzSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("allowedChannels", &v.allowed_channels);
+        w.optional("changeInterval", &v.change_interval);
+        w.optional("channelBandwidth", &v.channel_bandwidth);
+        w.optional("method", &v.method);
+        w.optional("scanInterval", &v.scan_interval);
+        w.optional("txPower", &v.tx_power);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for VenueApRadio24GHzSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRadio24GHzSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("allowedChannels", &v.allowed_channels);
-            w.optional("changeInterval", &v.change_interval);
-            w.optional("channelBandwidth", &v.channel_bandwidth);
-            w.optional("method", &v.method);
-            w.optional("scanInterval", &v.scan_interval);
-            w.optional("txPower", &v.tx_power);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -1860,11 +1946,8 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApRadio24GHzSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApRadio24GHzSettings {
+        ) -> Option<VenueApRadio24GHzSettings> {
+            Some(VenueApRadio24GHzSettings {
                 allowed_channels: f.optional_list("allowedChannels"),
                 change_interval: f.optional("changeInterval"),
                 channel_bandwidth: f.optional("channelBandwidth"),
@@ -1872,9 +1955,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettings {
                 scan_interval: f.optional("scanInterval"),
                 tx_power: f.optional("txPower"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2068,25 +2149,26 @@ pub struct VenueApRadio5GHzSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApRadio5GHzSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("allowedIndoorChannels", &v.allowed_indoor_channels);
+        w.optional_list("allowedOutdoorChannels", &v.allowed_outdoor_channels);
+        w.optional("changeInterval", &v.change_interval);
+        w.optional("channelBandwidth", &v.channel_bandwidth);
+        w.optional("combineChannels", &v.combine_channels);
+        w.optional("method", &v.method);
+        w.optional("scanInterval", &v.scan_interval);
+        w.optional("txPower", &v.tx_power);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for VenueApRadio5GHzSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRadio5GHzSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("allowedIndoorChannels", &v.allowed_indoor_channels);
-            w.optional_list("allowedOutdoorChannels", &v.allowed_outdoor_channels);
-            w.optional("changeInterval", &v.change_interval);
-            w.optional("channelBandwidth", &v.channel_bandwidth);
-            w.optional("combineChannels", &v.combine_channels);
-            w.optional("method", &v.method);
-            w.optional("scanInterval", &v.scan_interval);
-            w.optional("txPower", &v.tx_power);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -2098,11 +2180,8 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApRadio5GHzSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApRadio5GHzSettings {
+        ) -> Option<VenueApRadio5GHzSettings> {
+            Some(VenueApRadio5GHzSettings {
                 allowed_indoor_channels: f.optional_list("allowedIndoorChannels"),
                 allowed_outdoor_channels: f.optional_list("allowedOutdoorChannels"),
                 change_interval: f.optional("changeInterval"),
@@ -2112,9 +2191,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettings {
                 scan_interval: f.optional("scanInterval"),
                 tx_power: f.optional("txPower"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2239,42 +2316,40 @@ pub struct VenueApRadio6GHzSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApRadio6GHzSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("allowedChannels", &v.allowed_channels);
+        w.optional_list("allowedIndoorChannels", &v.allowed_indoor_channels);
+        w.optional_list("allowedOutdoorChannels", &v.allowed_outdoor_channels);
+        w.optional("bssMinRate6G", &v.bss_min_rate6g);
+        w.optional("changeInterval", &v.change_interval);
+        w.optional("channelBandwidth", &v.channel_bandwidth);
+        w.optional("enableAfc", &v.enable_afc);
+        w.optional(
+            "enableMulticastDownlinkRateLimiting",
+            &v.enable_multicast_downlink_rate_limiting,
+        );
+        w.optional(
+            "enableMulticastUplinkRateLimiting",
+            &v.enable_multicast_uplink_rate_limiting,
+        );
+        w.optional("method", &v.method);
+        w.optional("mgmtTxRate6G", &v.mgmt_tx_rate6g);
+        w.optional("multicastDownlinkRateLimiting", &v.multicast_downlink_rate_limiting);
+        w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
+        w.optional("scanInterval", &v.scan_interval);
+        w.optional("txPower", &v.tx_power);
+        w.optional("venueHeight", &v.venue_height);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for VenueApRadio6GHzSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRadio6GHzSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("allowedChannels", &v.allowed_channels);
-            w.optional_list("allowedIndoorChannels", &v.allowed_indoor_channels);
-            w.optional_list("allowedOutdoorChannels", &v.allowed_outdoor_channels);
-            w.optional("bssMinRate6G", &v.bss_min_rate6g);
-            w.optional("changeInterval", &v.change_interval);
-            w.optional("channelBandwidth", &v.channel_bandwidth);
-            w.optional("enableAfc", &v.enable_afc);
-            w.optional(
-                "enableMulticastDownlinkRateLimiting",
-                &v.enable_multicast_downlink_rate_limiting,
-            );
-            w.optional(
-                "enableMulticastUplinkRateLimiting",
-                &v.enable_multicast_uplink_rate_limiting,
-            );
-            w.optional("method", &v.method);
-            w.optional("mgmtTxRate6G", &v.mgmt_tx_rate6g);
-            w.optional(
-                "multicastDownlinkRateLimiting",
-                &v.multicast_downlink_rate_limiting,
-            );
-            w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
-            w.optional("scanInterval", &v.scan_interval);
-            w.optional("txPower", &v.tx_power);
-            w.optional("venueHeight", &v.venue_height);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -2286,11 +2361,8 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApRadio6GHzSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApRadio6GHzSettings {
+        ) -> Option<VenueApRadio6GHzSettings> {
+            Some(VenueApRadio6GHzSettings {
                 allowed_channels: f.optional_list("allowedChannels"),
                 allowed_indoor_channels: f.optional_list("allowedIndoorChannels"),
                 allowed_outdoor_channels: f.optional_list("allowedOutdoorChannels"),
@@ -2312,9 +2384,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettings {
                 tx_power: f.optional("txPower"),
                 venue_height: f.optional("venueHeight"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2475,22 +2545,23 @@ pub struct VenueApRadioDual5GHzSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApRadioDual5GHzSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enabled", &v.enabled);
+        w.optional("inheritParamsLower5G", &v.inherit_params_lower5g);
+        w.optional("inheritParamsUpper5G", &v.inherit_params_upper5g);
+        w.optional("radioParamsLower5G", &v.radio_params_lower5g);
+        w.optional("radioParamsUpper5G", &v.radio_params_upper5g);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for VenueApRadioDual5GHzSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRadioDual5GHzSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("enabled", &v.enabled);
-            w.optional("inheritParamsLower5G", &v.inherit_params_lower5g);
-            w.optional("inheritParamsUpper5G", &v.inherit_params_upper5g);
-            w.optional("radioParamsLower5G", &v.radio_params_lower5g);
-            w.optional("radioParamsUpper5G", &v.radio_params_upper5g);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -2502,20 +2573,15 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioDual5GHzSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApRadioDual5GHzSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApRadioDual5GHzSettings {
+        ) -> Option<VenueApRadioDual5GHzSettings> {
+            Some(VenueApRadioDual5GHzSettings {
                 enabled: f.optional("enabled"),
                 inherit_params_lower5g: f.optional("inheritParamsLower5G"),
                 inherit_params_upper5g: f.optional("inheritParamsUpper5G"),
                 radio_params_lower5g: f.optional("radioParamsLower5G"),
                 radio_params_upper5g: f.optional("radioParamsUpper5G"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2602,24 +2668,26 @@ pub struct VenueApRadioLower5GHzSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for VenueApRadioLower5GHzSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("allowedIndoorChannels", &v.allowed_indoor_channels);
+        w.optional_list("allowedOutdoorChannels", &v.allowed_outdoor_channels);
+        w.optional("changeInterval", &v.change_interval);
+        w.optional("channelBandwidth", &v.channel_bandwidth);
+        w.optional("method", &v.method);
+        w.optional("scanInterval", &v.scan_interval);
+        w.optional("txPower", &v.tx_power);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for VenueApRadioLower5GHzSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRadioLower5GHzSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("allowedIndoorChannels", &v.allowed_indoor_channels);
-            w.optional_list("allowedOutdoorChannels", &v.allowed_outdoor_channels);
-            w.optional("changeInterval", &v.change_interval);
-            w.optional("channelBandwidth", &v.channel_bandwidth);
-            w.optional("method", &v.method);
-            w.optional("scanInterval", &v.scan_interval);
-            w.optional("txPower", &v.tx_power);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -2631,11 +2699,8 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioLower5GHzSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApRadioLower5GHzSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApRadioLower5GHzSettings {
+        ) -> Option<VenueApRadioLower5GHzSettings> {
+            Some(VenueApRadioLower5GHzSettings {
                 allowed_indoor_channels: f.optional_list("allowedIndoorChannels"),
                 allowed_outdoor_channels: f.optional_list("allowedOutdoorChannels"),
                 change_interval: f.optional("changeInterval"),
@@ -2644,9 +2709,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioLower5GHzSettings {
                 scan_interval: f.optional("scanInterval"),
                 tx_power: f.optional("txPower"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2740,21 +2803,22 @@ pub struct VenueApRadioSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApRadioSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("radioParams24G", &v.radio_params24g);
+        w.optional("radioParams50G", &v.radio_params50g);
+        w.optional("radioParams6G", &v.radio_params6g);
+        w.optional("radioParamsDual5G", &v.radio_params_dual5g);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for VenueApRadioSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRadioSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("radioParams24G", &v.radio_params24g);
-            w.optional("radioParams50G", &v.radio_params50g);
-            w.optional("radioParams6G", &v.radio_params6g);
-            w.optional("radioParamsDual5G", &v.radio_params_dual5g);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -2766,19 +2830,14 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApRadioSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApRadioSettings {
+        ) -> Option<VenueApRadioSettings> {
+            Some(VenueApRadioSettings {
                 radio_params24g: f.optional("radioParams24G"),
                 radio_params50g: f.optional("radioParams50G"),
                 radio_params6g: f.optional("radioParams6G"),
                 radio_params_dual5g: f.optional("radioParamsDual5G"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2865,24 +2924,26 @@ pub struct VenueApRadioUpper5GHzSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for VenueApRadioUpper5GHzSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("allowedIndoorChannels", &v.allowed_indoor_channels);
+        w.optional_list("allowedOutdoorChannels", &v.allowed_outdoor_channels);
+        w.optional("changeInterval", &v.change_interval);
+        w.optional("channelBandwidth", &v.channel_bandwidth);
+        w.optional("method", &v.method);
+        w.optional("scanInterval", &v.scan_interval);
+        w.optional("txPower", &v.tx_power);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for VenueApRadioUpper5GHzSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRadioUpper5GHzSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("allowedIndoorChannels", &v.allowed_indoor_channels);
-            w.optional_list("allowedOutdoorChannels", &v.allowed_outdoor_channels);
-            w.optional("changeInterval", &v.change_interval);
-            w.optional("channelBandwidth", &v.channel_bandwidth);
-            w.optional("method", &v.method);
-            w.optional("scanInterval", &v.scan_interval);
-            w.optional("txPower", &v.tx_power);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -2894,11 +2955,8 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioUpper5GHzSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApRadioUpper5GHzSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApRadioUpper5GHzSettings {
+        ) -> Option<VenueApRadioUpper5GHzSettings> {
+            Some(VenueApRadioUpper5GHzSettings {
                 allowed_indoor_channels: f.optional_list("allowedIndoorChannels"),
                 allowed_outdoor_channels: f.optional_list("allowedOutdoorChannels"),
                 change_interval: f.optional("changeInterval"),
@@ -2907,9 +2965,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioUpper5GHzSettings {
                 scan_interval: f.optional("scanInterval"),
                 tx_power: f.optional("txPower"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3019,27 +3075,28 @@ pub struct VenueApRadiusOptionSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApRadiusOptionSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("calledStationIdType", &v.called_station_id_type);
+        w.optional("nasIdDelimiter", &v.nas_id_delimiter);
+        w.optional("nasIdType", &v.nas_id_type);
+        w.optional("nasMaxRetry", &v.nas_max_retry);
+        w.optional("nasReconnectPrimaryMin", &v.nas_reconnect_primary_min);
+        w.optional("nasRequestTimeoutSec", &v.nas_request_timeout_sec);
+        w.optional("overrideEnabled", &v.override_enabled);
+        w.optional("singleSessionIdAccounting", &v.single_session_id_accounting);
+        w.optional("userDefinedNasId", &v.user_defined_nas_id);
+        w.optional("radiusOptions", &v.radius_options);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for VenueApRadiusOptionSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRadiusOptionSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("calledStationIdType", &v.called_station_id_type);
-            w.optional("nasIdDelimiter", &v.nas_id_delimiter);
-            w.optional("nasIdType", &v.nas_id_type);
-            w.optional("nasMaxRetry", &v.nas_max_retry);
-            w.optional("nasReconnectPrimaryMin", &v.nas_reconnect_primary_min);
-            w.optional("nasRequestTimeoutSec", &v.nas_request_timeout_sec);
-            w.optional("overrideEnabled", &v.override_enabled);
-            w.optional("singleSessionIdAccounting", &v.single_session_id_accounting);
-            w.optional("userDefinedNasId", &v.user_defined_nas_id);
-            w.optional("radiusOptions", &v.radius_options);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -3051,11 +3108,8 @@ impl<'de> serde::Deserialize<'de> for VenueApRadiusOptionSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApRadiusOptionSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApRadiusOptionSettings {
+        ) -> Option<VenueApRadiusOptionSettings> {
+            Some(VenueApRadiusOptionSettings {
                 called_station_id_type: f.optional("calledStationIdType"),
                 nas_id_delimiter: f.optional("nasIdDelimiter"),
                 nas_id_type: f.optional("nasIdType"),
@@ -3067,9 +3121,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadiusOptionSettings {
                 user_defined_nas_id: f.optional("userDefinedNasId"),
                 radius_options: f.optional("radiusOptions"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3192,26 +3244,28 @@ pub struct VenueApRadiusOptionSettingsRadiusOptions {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for VenueApRadiusOptionSettingsRadiusOptions {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("calledStationIdType", &v.called_station_id_type);
+        w.optional("nasIdDelimiter", &v.nas_id_delimiter);
+        w.optional("nasIdType", &v.nas_id_type);
+        w.optional("nasMaxRetry", &v.nas_max_retry);
+        w.optional("nasReconnectPrimaryMin", &v.nas_reconnect_primary_min);
+        w.optional("nasRequestTimeoutSec", &v.nas_request_timeout_sec);
+        w.optional("overrideEnabled", &v.override_enabled);
+        w.optional("singleSessionIdAccounting", &v.single_session_id_accounting);
+        w.optional("userDefinedNasId", &v.user_defined_nas_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for VenueApRadiusOptionSettingsRadiusOptions {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRadiusOptionSettingsRadiusOptions,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("calledStationIdType", &v.called_station_id_type);
-            w.optional("nasIdDelimiter", &v.nas_id_delimiter);
-            w.optional("nasIdType", &v.nas_id_type);
-            w.optional("nasMaxRetry", &v.nas_max_retry);
-            w.optional("nasReconnectPrimaryMin", &v.nas_reconnect_primary_min);
-            w.optional("nasRequestTimeoutSec", &v.nas_request_timeout_sec);
-            w.optional("overrideEnabled", &v.override_enabled);
-            w.optional("singleSessionIdAccounting", &v.single_session_id_accounting);
-            w.optional("userDefinedNasId", &v.user_defined_nas_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -3223,11 +3277,8 @@ impl<'de> serde::Deserialize<'de> for VenueApRadiusOptionSettingsRadiusOptions {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApRadiusOptionSettingsRadiusOptions,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApRadiusOptionSettingsRadiusOptions {
+        ) -> Option<VenueApRadiusOptionSettingsRadiusOptions> {
+            Some(VenueApRadiusOptionSettingsRadiusOptions {
                 called_station_id_type: f.optional("calledStationIdType"),
                 nas_id_delimiter: f.optional("nasIdDelimiter"),
                 nas_id_type: f.optional("nasIdType"),
@@ -3238,9 +3289,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRadiusOptionSettingsRadiusOptions {
                 single_session_id_accounting: f.optional("singleSessionIdAccounting"),
                 user_defined_nas_id: f.optional("userDefinedNasId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3337,19 +3386,20 @@ pub struct VenueApRebootTimeoutSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApRebootTimeoutSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("gatewayLossTimeout", &v.gateway_loss_timeout);
+        w.optional("serverLossTimeout", &v.server_loss_timeout);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for VenueApRebootTimeoutSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRebootTimeoutSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("gatewayLossTimeout", &v.gateway_loss_timeout);
-            w.optional("serverLossTimeout", &v.server_loss_timeout);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -3361,17 +3411,12 @@ impl<'de> serde::Deserialize<'de> for VenueApRebootTimeoutSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApRebootTimeoutSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApRebootTimeoutSettings {
+        ) -> Option<VenueApRebootTimeoutSettings> {
+            Some(VenueApRebootTimeoutSettings {
                 gateway_loss_timeout: f.optional("gatewayLossTimeout"),
                 server_loss_timeout: f.optional("serverLossTimeout"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3428,20 +3473,21 @@ pub struct VenueApSmartMonitorSettings {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApSmartMonitorSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enabled", &v.enabled);
+        w.optional("interval", &v.interval);
+        w.optional("threshold", &v.threshold);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for VenueApSmartMonitorSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApSmartMonitorSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("enabled", &v.enabled);
-            w.optional("interval", &v.interval);
-            w.optional("threshold", &v.threshold);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -3453,18 +3499,13 @@ impl<'de> serde::Deserialize<'de> for VenueApSmartMonitorSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApSmartMonitorSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApSmartMonitorSettings {
+        ) -> Option<VenueApSmartMonitorSettings> {
+            Some(VenueApSmartMonitorSettings {
                 enabled: f.optional("enabled"),
                 interval: f.optional("interval"),
                 threshold: f.optional("threshold"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3523,20 +3564,20 @@ pub struct VenueDhcpConfigServiceProfileSettings {
     >,
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl ruckus_one_runtime::internal::object::WriteFields
+for VenueDhcpConfigServiceProfileSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("activeDhcpPoolNames", &v.active_dhcp_pool_names);
+        w.optional_list("dhcpServiceAps", &v.dhcp_service_aps);
+        w.optional("wanPortSelectionMode", &v.wan_port_selection_mode);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
 impl serde::Serialize for VenueDhcpConfigServiceProfileSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueDhcpConfigServiceProfileSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("activeDhcpPoolNames", &v.active_dhcp_pool_names);
-            w.optional_list("dhcpServiceAps", &v.dhcp_service_aps);
-            w.optional("wanPortSelectionMode", &v.wan_port_selection_mode);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
@@ -3546,18 +3587,13 @@ impl<'de> serde::Deserialize<'de> for VenueDhcpConfigServiceProfileSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueDhcpConfigServiceProfileSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueDhcpConfigServiceProfileSettings {
+        ) -> Option<VenueDhcpConfigServiceProfileSettings> {
+            Some(VenueDhcpConfigServiceProfileSettings {
                 active_dhcp_pool_names: f.optional_list("activeDhcpPoolNames"),
                 dhcp_service_aps: f.optional_list("dhcpServiceAps"),
                 wan_port_selection_mode: f.optional("wanPortSelectionMode"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3682,19 +3718,20 @@ pub struct VenueHeight {
 #[cfg(
     any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueHeight {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("maxFloor", &v.max_floor);
+        w.optional("minFloor", &v.min_floor);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl serde::Serialize for VenueHeight {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueHeight,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("maxFloor", &v.max_floor);
-            w.optional("minFloor", &v.min_floor);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -3706,14 +3743,12 @@ impl<'de> serde::Deserialize<'de> for VenueHeight {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VenueHeight, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VenueHeight {
+        ) -> Option<VenueHeight> {
+            Some(VenueHeight {
                 max_floor: f.optional("maxFloor"),
                 min_floor: f.optional("minFloor"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3762,19 +3797,18 @@ pub struct VenueResponse {
     >,
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-venue-templates"))]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-venue-templates"))]
 impl serde::Serialize for VenueResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-venue-templates"))]
@@ -3784,14 +3818,12 @@ impl<'de> serde::Deserialize<'de> for VenueResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VenueResponse, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VenueResponse {
+        ) -> Option<VenueResponse> {
+            Some(VenueResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3838,18 +3870,17 @@ pub struct VenueRoguePolicySettings {
     >,
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueRoguePolicySettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("reportThreshold", &v.report_threshold);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
 impl serde::Serialize for VenueRoguePolicySettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueRoguePolicySettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("reportThreshold", &v.report_threshold);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
@@ -3859,16 +3890,11 @@ impl<'de> serde::Deserialize<'de> for VenueRoguePolicySettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueRoguePolicySettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueRoguePolicySettings {
+        ) -> Option<VenueRoguePolicySettings> {
+            Some(VenueRoguePolicySettings {
                 report_threshold: f.optional("reportThreshold"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3971,60 +3997,62 @@ pub struct VenueRow {
     >,
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueRow {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.optional("id", &v.id);
+        w.optional("description", &v.description);
+        w.optional("city", &v.city);
+        w.optional("country", &v.country);
+        w.optional("countryCode", &v.country_code);
+        w.optional("dpGroupId", &v.dp_group_id);
+        w.optional("latitude", &v.latitude);
+        w.optional("longitude", &v.longitude);
+        w.optional("crtTime", &v.crt_time);
+        w.optional("lastUpdTime", &v.last_upd_time);
+        w.optional("type", &v.type_);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional("timeZone", &v.time_zone);
+        w.optional("notes", &v.notes);
+        w.optional("mesh", &v.mesh);
+        w.optional("switchProfileName", &v.switch_profile_name);
+        w.optional("switchProfileId", &v.switch_profile_id);
+        w.optional("dhcp", &v.dhcp);
+        w.optional("wifiFirmwareVersion", &v.wifi_firmware_version);
+        w.optional("rogueDetection", &v.rogue_detection);
+        w.optional("syslogServer", &v.syslog_server);
+        w.optional("isTemplate", &v.is_template);
+        w.optional_list("currentApFirmwares", &v.current_ap_firmwares);
+        w.optional("isApFirmwareUpToDate", &v.is_ap_firmware_up_to_date);
+        w.optional("lastApFirmwareUpdate", &v.last_ap_firmware_update);
+        w.optional_list("nextApFirmwareSchedules", &v.next_ap_firmware_schedules);
+        w.optional("addressLine", &v.address_line);
+        w.optional("address", &v.address);
+        w.optional_list("aggregatedApClientHealth", &v.aggregated_ap_client_health);
+        w.optional("aggregatedApStatus", &v.aggregated_ap_status);
+        w.optional("allApDisabled", &v.all_ap_disabled);
+        w.optional("clients", &v.clients);
+        w.optional("edges", &v.edges);
+        w.optional("enabled", &v.enabled);
+        w.optional("iotControllers", &v.iot_controllers);
+        w.optional("isEnforced", &v.is_enforced);
+        w.optional("lastScheduleUpdate", &v.last_schedule_update);
+        w.optional("mode", &v.mode);
+        w.optional("networks", &v.networks);
+        w.optional("operationalSwitches", &v.operational_switches);
+        w.optional("status", &v.status);
+        w.optional("switchClients", &v.switch_clients);
+        w.optional("switches", &v.switches);
+        w.optional("syslog", &v.syslog);
+        w.optional("wlan", &v.wlan);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for VenueRow {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueRow, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("name", &v.name);
-            w.optional("id", &v.id);
-            w.optional("description", &v.description);
-            w.optional("city", &v.city);
-            w.optional("country", &v.country);
-            w.optional("countryCode", &v.country_code);
-            w.optional("dpGroupId", &v.dp_group_id);
-            w.optional("latitude", &v.latitude);
-            w.optional("longitude", &v.longitude);
-            w.optional("crtTime", &v.crt_time);
-            w.optional("lastUpdTime", &v.last_upd_time);
-            w.optional("type", &v.type_);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("timeZone", &v.time_zone);
-            w.optional("notes", &v.notes);
-            w.optional("mesh", &v.mesh);
-            w.optional("switchProfileName", &v.switch_profile_name);
-            w.optional("switchProfileId", &v.switch_profile_id);
-            w.optional("dhcp", &v.dhcp);
-            w.optional("wifiFirmwareVersion", &v.wifi_firmware_version);
-            w.optional("rogueDetection", &v.rogue_detection);
-            w.optional("syslogServer", &v.syslog_server);
-            w.optional("isTemplate", &v.is_template);
-            w.optional_list("currentApFirmwares", &v.current_ap_firmwares);
-            w.optional("isApFirmwareUpToDate", &v.is_ap_firmware_up_to_date);
-            w.optional("lastApFirmwareUpdate", &v.last_ap_firmware_update);
-            w.optional_list("nextApFirmwareSchedules", &v.next_ap_firmware_schedules);
-            w.optional("addressLine", &v.address_line);
-            w.optional("address", &v.address);
-            w.optional_list("aggregatedApClientHealth", &v.aggregated_ap_client_health);
-            w.optional("aggregatedApStatus", &v.aggregated_ap_status);
-            w.optional("allApDisabled", &v.all_ap_disabled);
-            w.optional("clients", &v.clients);
-            w.optional("edges", &v.edges);
-            w.optional("enabled", &v.enabled);
-            w.optional("iotControllers", &v.iot_controllers);
-            w.optional("isEnforced", &v.is_enforced);
-            w.optional("lastScheduleUpdate", &v.last_schedule_update);
-            w.optional("mode", &v.mode);
-            w.optional("networks", &v.networks);
-            w.optional("operationalSwitches", &v.operational_switches);
-            w.optional("status", &v.status);
-            w.optional("switchClients", &v.switch_clients);
-            w.optional("switches", &v.switches);
-            w.optional("syslog", &v.syslog);
-            w.optional("wlan", &v.wlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
@@ -4034,8 +4062,8 @@ impl<'de> serde::Deserialize<'de> for VenueRow {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VenueRow, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VenueRow {
+        ) -> Option<VenueRow> {
+            Some(VenueRow {
                 name: f.optional("name"),
                 id: f.optional("id"),
                 description: f.optional("description"),
@@ -4083,9 +4111,7 @@ impl<'de> serde::Deserialize<'de> for VenueRow {
                 syslog: f.optional("syslog"),
                 wlan: f.optional("wlan"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4420,24 +4446,23 @@ pub struct VenueRowAddress {
     >,
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueRowAddress {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("addressLine", &v.address_line);
+        w.optional("city", &v.city);
+        w.optional("country", &v.country);
+        w.optional("countryCode", &v.country_code);
+        w.optional_number("latitude", v.latitude);
+        w.optional_number("longitude", v.longitude);
+        w.optional("timezone", &v.timezone);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for VenueRowAddress {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueRowAddress,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("addressLine", &v.address_line);
-            w.optional("city", &v.city);
-            w.optional("country", &v.country);
-            w.optional("countryCode", &v.country_code);
-            w.optional_number("latitude", v.latitude);
-            w.optional_number("longitude", v.longitude);
-            w.optional("timezone", &v.timezone);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
@@ -4447,8 +4472,8 @@ impl<'de> serde::Deserialize<'de> for VenueRowAddress {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VenueRowAddress, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VenueRowAddress {
+        ) -> Option<VenueRowAddress> {
+            Some(VenueRowAddress {
                 address_line: f.optional("addressLine"),
                 city: f.optional("city"),
                 country: f.optional("country"),
@@ -4457,9 +4482,7 @@ impl<'de> serde::Deserialize<'de> for VenueRowAddress {
                 longitude: f.optional("longitude"),
                 timezone: f.optional("timezone"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4540,20 +4563,19 @@ pub struct VenueRowNetworks {
     >,
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueRowNetworks {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("count", &v.count);
+        w.optional_list("names", &v.names);
+        w.optional_list("vlans", &v.vlans);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for VenueRowNetworks {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueRowNetworks,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("count", &v.count);
-            w.optional_list("names", &v.names);
-            w.optional_list("vlans", &v.vlans);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
@@ -4563,15 +4585,13 @@ impl<'de> serde::Deserialize<'de> for VenueRowNetworks {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VenueRowNetworks, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VenueRowNetworks {
+        ) -> Option<VenueRowNetworks> {
+            Some(VenueRowNetworks {
                 count: f.optional("count"),
                 names: f.optional_list("names"),
                 vlans: f.optional_list("vlans"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4628,20 +4648,19 @@ pub struct VenueRowSyslog {
     >,
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueRowSyslog {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enabled", &v.enabled);
+        w.optional("policyId", &v.policy_id);
+        w.optional("policyName", &v.policy_name);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for VenueRowSyslog {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueRowSyslog,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("enabled", &v.enabled);
-            w.optional("policyId", &v.policy_id);
-            w.optional("policyName", &v.policy_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
@@ -4651,15 +4670,13 @@ impl<'de> serde::Deserialize<'de> for VenueRowSyslog {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VenueRowSyslog, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VenueRowSyslog {
+        ) -> Option<VenueRowSyslog> {
+            Some(VenueRowSyslog {
                 enabled: f.optional("enabled"),
                 policy_id: f.optional("policyId"),
                 policy_name: f.optional("policyName"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4726,18 +4743,24 @@ pub struct VenueRowWlan {
         feature = "network-wireless-venues"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueRowWlan {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("wlanSecurity", &v.wlan_security);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-venue-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for VenueRowWlan {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueRowWlan,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("wlanSecurity", &v.wlan_security);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -4754,13 +4777,11 @@ impl<'de> serde::Deserialize<'de> for VenueRowWlan {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VenueRowWlan, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VenueRowWlan {
+        ) -> Option<VenueRowWlan> {
+            Some(VenueRowWlan {
                 wlan_security: f.optional("wlanSecurity"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4813,20 +4834,22 @@ pub struct VenueView {
     >,
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.field("address", &v.address);
+        w.optional_list("tags", &v.tags);
+        w.optional("isTemplate", &v.is_template);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 impl serde::Serialize for VenueView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueView, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.field("address", &v.address);
-            w.optional_list("tags", &v.tags);
-            w.optional("isTemplate", &v.is_template);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
@@ -4836,18 +4859,19 @@ impl<'de> serde::Deserialize<'de> for VenueView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VenueView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VenueView {
+        ) -> Option<VenueView> {
+            let (Some(r0), Some(r1)) = (f.required("name"), f.required("address")) else {
+                return None;
+            };
+            Some(VenueView {
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: r0,
                 description: f.optional("description"),
-                address: f.required("address")?,
+                address: r1,
                 tags: f.optional_list("tags"),
                 is_template: f.optional("isTemplate"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4914,25 +4938,24 @@ pub struct VenueViewV1001 {
     >,
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-venue-templates"))]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueViewV1001 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional_list("dns", &v.dns);
+        w.optional("syslogEnabled", &v.syslog_enabled);
+        w.optional("syslogPrimaryServer", &v.syslog_primary_server);
+        w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
+        w.optional("cliApplied", &v.cli_applied);
+        w.optional_list("profileId", &v.profile_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-venue-templates"))]
 impl serde::Serialize for VenueViewV1001 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueViewV1001,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional_list("dns", &v.dns);
-            w.optional("syslogEnabled", &v.syslog_enabled);
-            w.optional("syslogPrimaryServer", &v.syslog_primary_server);
-            w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
-            w.optional("cliApplied", &v.cli_applied);
-            w.optional_list("profileId", &v.profile_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-switch-networking", feature = "network-venue-templates"))]
@@ -4942,8 +4965,8 @@ impl<'de> serde::Deserialize<'de> for VenueViewV1001 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VenueViewV1001, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VenueViewV1001 {
+        ) -> Option<VenueViewV1001> {
+            Some(VenueViewV1001 {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 dns: f.optional_list("dns"),
@@ -4953,9 +4976,7 @@ impl<'de> serde::Deserialize<'de> for VenueViewV1001 {
                 cli_applied: f.optional("cliApplied"),
                 profile_id: f.optional_list("profileId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5046,18 +5067,19 @@ pub struct VenueWifiNetwork {
 #[cfg(
     any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueWifiNetwork {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("isAllApGroups", &v.is_all_ap_groups);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
+)]
 impl serde::Serialize for VenueWifiNetwork {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueWifiNetwork,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("isAllApGroups", &v.is_all_ap_groups);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -5069,13 +5091,11 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetwork {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VenueWifiNetwork, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VenueWifiNetwork {
+        ) -> Option<VenueWifiNetwork> {
+            Some(VenueWifiNetwork {
                 is_all_ap_groups: f.optional("isAllApGroups"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5123,19 +5143,21 @@ pub struct VenueWifiNetworkApGroupSettings {
 #[cfg(
     any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for VenueWifiNetworkApGroupSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("radioTypes", &v.radio_types);
+        w.optional("vlanId", &v.vlan_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
+)]
 impl serde::Serialize for VenueWifiNetworkApGroupSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueWifiNetworkApGroupSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("radioTypes", &v.radio_types);
-            w.optional("vlanId", &v.vlan_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -5147,17 +5169,12 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetworkApGroupSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueWifiNetworkApGroupSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueWifiNetworkApGroupSettings {
+        ) -> Option<VenueWifiNetworkApGroupSettings> {
+            Some(VenueWifiNetworkApGroupSettings {
                 radio_types: f.optional_list("radioTypes"),
                 vlan_id: f.optional("vlanId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5219,21 +5236,22 @@ pub struct VenueWifiNetworkSettings {
 #[cfg(
     any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VenueWifiNetworkSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
+        w.optional("allApGroupsVlanId", &v.all_ap_groups_vlan_id);
+        w.optional("isAllApGroups", &v.is_all_ap_groups);
+        w.optional("scheduler", &v.scheduler);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
+)]
 impl serde::Serialize for VenueWifiNetworkSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueWifiNetworkSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
-            w.optional("allApGroupsVlanId", &v.all_ap_groups_vlan_id);
-            w.optional("isAllApGroups", &v.is_all_ap_groups);
-            w.optional("scheduler", &v.scheduler);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -5245,19 +5263,14 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetworkSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueWifiNetworkSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueWifiNetworkSettings {
+        ) -> Option<VenueWifiNetworkSettings> {
+            Some(VenueWifiNetworkSettings {
                 all_ap_groups_radio_types: f.optional_list("allApGroupsRadioTypes"),
                 all_ap_groups_vlan_id: f.optional("allApGroupsVlanId"),
                 is_all_ap_groups: f.optional("isAllApGroups"),
                 scheduler: f.optional("scheduler"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5465,80 +5478,79 @@ pub struct ViewmodelDevice {
     >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl ruckus_one_runtime::internal::object::WriteFields for ViewmodelDevice {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("isMeshEnable", &v.is_mesh_enable);
+        w.optional("downLinkCount", &v.down_link_count);
+        w.optional("serialNumber", &v.serial_number);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional("crtTime", &v.crt_time);
+        w.optional("lastUpdTime", &v.last_upd_time);
+        w.optional("lastSeenTime", &v.last_seen_time);
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("model", &v.model);
+        w.optional("fwVersion", &v.fw_version);
+        w.optional("venueId", &v.venue_id);
+        w.optional("venueName", &v.venue_name);
+        w.optional("apGroupId", &v.ap_group_id);
+        w.optional("apGroupName", &v.ap_group_name);
+        w.optional("wlanGroup24GId", &v.wlan_group24g_id);
+        w.optional("wlanGroup5GId", &v.wlan_group5g_id);
+        w.optional_list("wlanGroups", &v.wlan_groups);
+        w.optional("configStatus", &v.config_status);
+        w.optional("connectionStatus", &v.connection_status);
+        w.optional("deviceStatus", &v.device_status);
+        w.optional("deviceStatusSeverity", &v.device_status_severity);
+        w.optional("IP", &v.ip);
+        w.optional("extIp", &v.ext_ip);
+        w.optional("externalPort", &v.external_port);
+        w.optional("apMac", &v.ap_mac);
+        w.optional("apStatusData", &v.ap_status_data);
+        w.optional_list("uplink", &v.uplink);
+        w.optional_list("downlink.downMac", &v.downlink_down_mac);
+        w.optional_list("downlink.rssi", &v.downlink_rssi);
+        w.optional_list("downlink.type", &v.downlink_type);
+        w.optional("uplink.upMac", &v.uplink_up_mac);
+        w.optional("uplink.rssi", &v.uplink_rssi);
+        w.optional_list("uplink.type", &v.uplink_type);
+        w.optional("meshRole", &v.mesh_role);
+        w.optional("hops", &v.hops);
+        w.optional("deviceGroupId", &v.device_group_id);
+        w.optional("floorplanId", &v.floorplan_id);
+        w.optional_number("xPercent", v.x_percent);
+        w.optional_number("yPercent", v.y_percent);
+        w.optional("clients", &v.clients);
+        w.optional("downlinkCount", &v.downlink_count);
+        w.optional("tags", &v.tags);
+        w.optional("deviceGroupName", &v.device_group_name);
+        w.optional("deviceModelType", &v.device_model_type);
+        w.optional("switchName", &v.switch_name);
+        w.optional("switchSerialNumber", &v.switch_serial_number);
+        w.optional("switchId", &v.switch_id);
+        w.optional("switchPort", &v.switch_port);
+        w.optional("latitude", &v.latitude);
+        w.optional("longitude", &v.longitude);
+        w.optional("poePort", &v.poe_port);
+        w.optional("rogueCategory", &v.rogue_category);
+        w.optional("deviceSessionCacheWeight", &v.device_session_cache_weight);
+        w.optional("healthStatus", &v.health_status);
+        w.optional("downlinkChannel", &v.downlink_channel);
+        w.optional("uplinkChannel", &v.uplink_channel);
+        w.optional("geolocationSource", &v.geolocation_source);
+        w.optional("apRadioDeploy", &v.ap_radio_deploy);
+        w.optional("reboot", &v.reboot);
+        w.optional_list("apNeighborMacs", &v.ap_neighbor_macs);
+        w.optional_list("apNeighborRssis", &v.ap_neighbor_rssis);
+        w.optional_list("neighbors", &v.neighbors);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for ViewmodelDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ViewmodelDevice,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("isMeshEnable", &v.is_mesh_enable);
-            w.optional("downLinkCount", &v.down_link_count);
-            w.optional("serialNumber", &v.serial_number);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("crtTime", &v.crt_time);
-            w.optional("lastUpdTime", &v.last_upd_time);
-            w.optional("lastSeenTime", &v.last_seen_time);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("model", &v.model);
-            w.optional("fwVersion", &v.fw_version);
-            w.optional("venueId", &v.venue_id);
-            w.optional("venueName", &v.venue_name);
-            w.optional("apGroupId", &v.ap_group_id);
-            w.optional("apGroupName", &v.ap_group_name);
-            w.optional("wlanGroup24GId", &v.wlan_group24g_id);
-            w.optional("wlanGroup5GId", &v.wlan_group5g_id);
-            w.optional_list("wlanGroups", &v.wlan_groups);
-            w.optional("configStatus", &v.config_status);
-            w.optional("connectionStatus", &v.connection_status);
-            w.optional("deviceStatus", &v.device_status);
-            w.optional("deviceStatusSeverity", &v.device_status_severity);
-            w.optional("IP", &v.ip);
-            w.optional("extIp", &v.ext_ip);
-            w.optional("externalPort", &v.external_port);
-            w.optional("apMac", &v.ap_mac);
-            w.optional("apStatusData", &v.ap_status_data);
-            w.optional_list("uplink", &v.uplink);
-            w.optional_list("downlink.downMac", &v.downlink_down_mac);
-            w.optional_list("downlink.rssi", &v.downlink_rssi);
-            w.optional_list("downlink.type", &v.downlink_type);
-            w.optional("uplink.upMac", &v.uplink_up_mac);
-            w.optional("uplink.rssi", &v.uplink_rssi);
-            w.optional_list("uplink.type", &v.uplink_type);
-            w.optional("meshRole", &v.mesh_role);
-            w.optional("hops", &v.hops);
-            w.optional("deviceGroupId", &v.device_group_id);
-            w.optional("floorplanId", &v.floorplan_id);
-            w.optional_number("xPercent", v.x_percent);
-            w.optional_number("yPercent", v.y_percent);
-            w.optional("clients", &v.clients);
-            w.optional("downlinkCount", &v.downlink_count);
-            w.optional("tags", &v.tags);
-            w.optional("deviceGroupName", &v.device_group_name);
-            w.optional("deviceModelType", &v.device_model_type);
-            w.optional("switchName", &v.switch_name);
-            w.optional("switchSerialNumber", &v.switch_serial_number);
-            w.optional("switchId", &v.switch_id);
-            w.optional("switchPort", &v.switch_port);
-            w.optional("latitude", &v.latitude);
-            w.optional("longitude", &v.longitude);
-            w.optional("poePort", &v.poe_port);
-            w.optional("rogueCategory", &v.rogue_category);
-            w.optional("deviceSessionCacheWeight", &v.device_session_cache_weight);
-            w.optional("healthStatus", &v.health_status);
-            w.optional("downlinkChannel", &v.downlink_channel);
-            w.optional("uplinkChannel", &v.uplink_channel);
-            w.optional("geolocationSource", &v.geolocation_source);
-            w.optional("apRadioDeploy", &v.ap_radio_deploy);
-            w.optional("reboot", &v.reboot);
-            w.optional_list("apNeighborMacs", &v.ap_neighbor_macs);
-            w.optional_list("apNeighborRssis", &v.ap_neighbor_rssis);
-            w.optional_list("neighbors", &v.neighbors);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
@@ -5548,8 +5560,8 @@ impl<'de> serde::Deserialize<'de> for ViewmodelDevice {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ViewmodelDevice, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ViewmodelDevice {
+        ) -> Option<ViewmodelDevice> {
+            Some(ViewmodelDevice {
                 is_mesh_enable: f.optional("isMeshEnable"),
                 down_link_count: f.optional("downLinkCount"),
                 serial_number: f.optional("serialNumber"),
@@ -5614,9 +5626,7 @@ impl<'de> serde::Deserialize<'de> for ViewmodelDevice {
                 ap_neighbor_rssis: f.optional_list("apNeighborRssis"),
                 neighbors: f.optional_list("neighbors"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6044,21 +6054,25 @@ pub struct ViewmodelDhcpPool {
         feature = "network-wireless-service-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for ViewmodelDhcpPool {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.optional("startAddress", &v.start_address);
+        w.optional("endAddress", &v.end_address);
+        w.optional("networkAddress", &v.network_address);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
 impl serde::Serialize for ViewmodelDhcpPool {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ViewmodelDhcpPool,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("name", &v.name);
-            w.optional("startAddress", &v.start_address);
-            w.optional("endAddress", &v.end_address);
-            w.optional("networkAddress", &v.network_address);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -6073,19 +6087,14 @@ impl<'de> serde::Deserialize<'de> for ViewmodelDhcpPool {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ViewmodelDhcpPool,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ViewmodelDhcpPool {
+        ) -> Option<ViewmodelDhcpPool> {
+            Some(ViewmodelDhcpPool {
                 name: f.optional("name"),
                 start_address: f.optional("startAddress"),
                 end_address: f.optional("endAddress"),
                 network_address: f.optional("networkAddress"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6159,19 +6168,23 @@ pub struct ViewmodelEpdg {
         feature = "network-wireless-service-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for ViewmodelEpdg {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("ip", &v.ip);
+        w.optional("domain", &v.domain);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
 impl serde::Serialize for ViewmodelEpdg {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ViewmodelEpdg,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("ip", &v.ip);
-            w.optional("domain", &v.domain);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -6186,14 +6199,12 @@ impl<'de> serde::Deserialize<'de> for ViewmodelEpdg {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ViewmodelEpdg, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ViewmodelEpdg {
+        ) -> Option<ViewmodelEpdg> {
+            Some(ViewmodelEpdg {
                 ip: f.optional("ip"),
                 domain: f.optional("domain"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6269,27 +6280,34 @@ pub struct Vlan {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for Vlan {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("vlanId", &v.vlan_id);
+        w.optional("vlanName", &v.vlan_name);
+        w.optional("rootBridgeFamilyId", &v.root_bridge_family_id);
+        w.optional("ipv4DhcpSnooping", &v.ipv4_dhcp_snooping);
+        w.optional("ipv4DhcpSnoopingTrustPort", &v.ipv4_dhcp_snooping_trust_port);
+        w.optional("arpInspection", &v.arp_inspection);
+        w.optional("arpInspectionTrustPort", &v.arp_inspection_trust_port);
+        w.optional("igmpSnooping", &v.igmp_snooping);
+        w.optional("multicastVersion", &v.multicast_version);
+        w.optional("spanningTreeProtocol", &v.spanning_tree_protocol);
+        w.optional("spanningTreePriority", &v.spanning_tree_priority);
+        w.optional_list("switchFamilyModels", &v.switch_family_models);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for Vlan {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Vlan, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("vlanName", &v.vlan_name);
-            w.optional("rootBridgeFamilyId", &v.root_bridge_family_id);
-            w.optional("ipv4DhcpSnooping", &v.ipv4_dhcp_snooping);
-            w.optional("ipv4DhcpSnoopingTrustPort", &v.ipv4_dhcp_snooping_trust_port);
-            w.optional("arpInspection", &v.arp_inspection);
-            w.optional("arpInspectionTrustPort", &v.arp_inspection_trust_port);
-            w.optional("igmpSnooping", &v.igmp_snooping);
-            w.optional("multicastVersion", &v.multicast_version);
-            w.optional("spanningTreeProtocol", &v.spanning_tree_protocol);
-            w.optional("spanningTreePriority", &v.spanning_tree_priority);
-            w.optional_list("switchFamilyModels", &v.switch_family_models);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -6302,10 +6320,8 @@ impl<'de> serde::Deserialize<'de> for Vlan {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Vlan, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Vlan {
+        fn fields(f: &mut ruckus_one_runtime::internal::object::Fields) -> Option<Vlan> {
+            Some(Vlan {
                 id: f.optional("id"),
                 vlan_id: f.optional("vlanId"),
                 vlan_name: f.optional("vlanName"),
@@ -6320,9 +6336,7 @@ impl<'de> serde::Deserialize<'de> for Vlan {
                 spanning_tree_priority: f.optional("spanningTreePriority"),
                 switch_family_models: f.optional_list("switchFamilyModels"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6493,50 +6507,54 @@ pub struct VlanBo {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VlanBo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("vlanId", &v.vlan_id);
+        w.optional("vlanName", &v.vlan_name);
+        w.optional("rootBridgeFamilyId", &v.root_bridge_family_id);
+        w.optional("ipv4DhcpSnooping", &v.ipv4_dhcp_snooping);
+        w.optional("ipv4DhcpSnoopingTrustPort", &v.ipv4_dhcp_snooping_trust_port);
+        w.optional_list(
+            "ipv4DhcpSnoopingTrustPortList",
+            &v.ipv4_dhcp_snooping_trust_port_list,
+        );
+        w.optional("arpInspection", &v.arp_inspection);
+        w.optional("arpInspectionTrustPort", &v.arp_inspection_trust_port);
+        w.optional_list("arpInspectionTrustPortList", &v.arp_inspection_trust_port_list);
+        w.optional_list("arpTrustPortsList", &v.arp_trust_ports_list);
+        w.optional_list("dhcpTrustPortsList", &v.dhcp_trust_ports_list);
+        w.optional("igmpSnooping", &v.igmp_snooping);
+        w.optional("multicastVersion", &v.multicast_version);
+        w.optional("spanningTreeProtocol", &v.spanning_tree_protocol);
+        w.optional("spanningTreePriority", &v.spanning_tree_priority);
+        w.optional_list("switchFamilyModels", &v.switch_family_models);
+        w.optional("managementVlan", &v.management_vlan);
+        w.optional_list("switchVlanPortModels", &v.switch_vlan_port_models);
+        w.optional("switchId", &v.switch_id);
+        w.field("enableAsDefaultVlan", &v.enable_as_default_vlan);
+        w.optional("deleteVlanEnabled", &v.delete_vlan_enabled);
+        w.optional("notDummyVlan", &v.not_dummy_vlan);
+        w.optional("defaultVlan", &v.default_vlan);
+        w.optional("igmpSnoopingTypeChanged", &v.igmp_snooping_type_changed);
+        w.optional("dummyVlan", &v.dummy_vlan);
+        w.optional("switchVlanPortModel", &v.switch_vlan_port_model);
+        w.optional("rapidSpanningTreeProtocol", &v.rapid_spanning_tree_protocol);
+        w.optional_list("taggedPortsList", &v.tagged_ports_list);
+        w.optional_list("untaggedPortsList", &v.untagged_ports_list);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for VlanBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VlanBo, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.field("vlanId", &v.vlan_id);
-            w.optional("vlanName", &v.vlan_name);
-            w.optional("rootBridgeFamilyId", &v.root_bridge_family_id);
-            w.optional("ipv4DhcpSnooping", &v.ipv4_dhcp_snooping);
-            w.optional("ipv4DhcpSnoopingTrustPort", &v.ipv4_dhcp_snooping_trust_port);
-            w.optional_list(
-                "ipv4DhcpSnoopingTrustPortList",
-                &v.ipv4_dhcp_snooping_trust_port_list,
-            );
-            w.optional("arpInspection", &v.arp_inspection);
-            w.optional("arpInspectionTrustPort", &v.arp_inspection_trust_port);
-            w.optional_list(
-                "arpInspectionTrustPortList",
-                &v.arp_inspection_trust_port_list,
-            );
-            w.optional_list("arpTrustPortsList", &v.arp_trust_ports_list);
-            w.optional_list("dhcpTrustPortsList", &v.dhcp_trust_ports_list);
-            w.optional("igmpSnooping", &v.igmp_snooping);
-            w.optional("multicastVersion", &v.multicast_version);
-            w.optional("spanningTreeProtocol", &v.spanning_tree_protocol);
-            w.optional("spanningTreePriority", &v.spanning_tree_priority);
-            w.optional_list("switchFamilyModels", &v.switch_family_models);
-            w.optional("managementVlan", &v.management_vlan);
-            w.optional_list("switchVlanPortModels", &v.switch_vlan_port_models);
-            w.optional("switchId", &v.switch_id);
-            w.field("enableAsDefaultVlan", &v.enable_as_default_vlan);
-            w.optional("deleteVlanEnabled", &v.delete_vlan_enabled);
-            w.optional("notDummyVlan", &v.not_dummy_vlan);
-            w.optional("defaultVlan", &v.default_vlan);
-            w.optional("igmpSnoopingTypeChanged", &v.igmp_snooping_type_changed);
-            w.optional("dummyVlan", &v.dummy_vlan);
-            w.optional("switchVlanPortModel", &v.switch_vlan_port_model);
-            w.optional("rapidSpanningTreeProtocol", &v.rapid_spanning_tree_protocol);
-            w.optional_list("taggedPortsList", &v.tagged_ports_list);
-            w.optional_list("untaggedPortsList", &v.untagged_ports_list);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -6551,10 +6569,16 @@ impl<'de> serde::Deserialize<'de> for VlanBo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VlanBo, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VlanBo {
+        ) -> Option<VlanBo> {
+            let (Some(r0), Some(r1)) = (
+                f.required("vlanId"),
+                f.required("enableAsDefaultVlan"),
+            ) else {
+                return None;
+            };
+            Some(VlanBo {
                 id: f.optional("id"),
-                vlan_id: f.required("vlanId")?,
+                vlan_id: r0,
                 vlan_name: f.optional("vlanName"),
                 root_bridge_family_id: f.optional("rootBridgeFamilyId"),
                 ipv4_dhcp_snooping: f.optional("ipv4DhcpSnooping"),
@@ -6575,7 +6599,7 @@ impl<'de> serde::Deserialize<'de> for VlanBo {
                 management_vlan: f.optional("managementVlan"),
                 switch_vlan_port_models: f.optional_list("switchVlanPortModels"),
                 switch_id: f.optional("switchId"),
-                enable_as_default_vlan: f.required("enableAsDefaultVlan")?,
+                enable_as_default_vlan: r1,
                 delete_vlan_enabled: f.optional("deleteVlanEnabled"),
                 not_dummy_vlan: f.optional("notDummyVlan"),
                 default_vlan: f.optional("defaultVlan"),
@@ -6586,9 +6610,7 @@ impl<'de> serde::Deserialize<'de> for VlanBo {
                 tagged_ports_list: f.optional_list("taggedPortsList"),
                 untagged_ports_list: f.optional_list("untaggedPortsList"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6822,19 +6844,18 @@ pub struct VlanPoolData {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for VlanPoolData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.optional_list("vlanMembers", &v.vlan_members);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for VlanPoolData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VlanPoolData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("name", &v.name);
-            w.optional_list("vlanMembers", &v.vlan_members);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -6844,14 +6865,12 @@ impl<'de> serde::Deserialize<'de> for VlanPoolData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VlanPoolData, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VlanPoolData {
+        ) -> Option<VlanPoolData> {
+            Some(VlanPoolData {
                 name: f.optional("name"),
                 vlan_members: f.optional_list("vlanMembers"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6905,22 +6924,21 @@ pub struct VlanPoolProfile {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl ruckus_one_runtime::internal::object::WriteFields for VlanPoolProfile {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("description", &v.description);
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.list("vlanMembers", &v.vlan_members);
+        w.optional("tenantId", &v.tenant_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl serde::Serialize for VlanPoolProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VlanPoolProfile,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("description", &v.description);
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.list("vlanMembers", &v.vlan_members);
-            w.optional("tenantId", &v.tenant_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
@@ -6930,17 +6948,21 @@ impl<'de> serde::Deserialize<'de> for VlanPoolProfile {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VlanPoolProfile, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VlanPoolProfile {
+        ) -> Option<VlanPoolProfile> {
+            let (Some(r0), Some(r1)) = (
+                f.required("name"),
+                f.required_list("vlanMembers"),
+            ) else {
+                return None;
+            };
+            Some(VlanPoolProfile {
                 description: f.optional("description"),
                 id: f.optional("id"),
-                name: f.required("name")?,
-                vlan_members: f.required_list("vlanMembers")?,
+                name: r0,
+                vlan_members: r1,
                 tenant_id: f.optional("tenantId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6998,22 +7020,21 @@ pub struct VlanPoolProfileQueryData {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl ruckus_one_runtime::internal::object::WriteFields for VlanPoolProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional_list("vlanMembers", &v.vlan_members);
+        w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
+        w.optional_list("wifiNetworkVenueApGroups", &v.wifi_network_venue_ap_groups);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl serde::Serialize for VlanPoolProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VlanPoolProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional_list("vlanMembers", &v.vlan_members);
-            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
-            w.optional_list("wifiNetworkVenueApGroups", &v.wifi_network_venue_ap_groups);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
@@ -7023,11 +7044,8 @@ impl<'de> serde::Deserialize<'de> for VlanPoolProfileQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VlanPoolProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VlanPoolProfileQueryData {
+        ) -> Option<VlanPoolProfileQueryData> {
+            Some(VlanPoolProfileQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 vlan_members: f.optional_list("vlanMembers"),
@@ -7035,9 +7053,7 @@ impl<'de> serde::Deserialize<'de> for VlanPoolProfileQueryData {
                 wifi_network_venue_ap_groups: f
                     .optional_list("wifiNetworkVenueApGroups"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7116,19 +7132,23 @@ pub struct VoiceVlanBo {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VoiceVlanBo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("vlanId", &v.vlan_id);
+        w.optional_list("taggedPorts", &v.tagged_ports);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for VoiceVlanBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VoiceVlanBo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("vlanId", &v.vlan_id);
-            w.optional_list("taggedPorts", &v.tagged_ports);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -7143,14 +7163,12 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanBo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VoiceVlanBo, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VoiceVlanBo {
+        ) -> Option<VoiceVlanBo> {
+            Some(VoiceVlanBo {
                 vlan_id: f.optional("vlanId"),
                 tagged_ports: f.optional_list("taggedPorts"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7212,19 +7230,23 @@ pub struct VoiceVlanConfigBo {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VoiceVlanConfigBo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("model", &v.model);
+        w.optional_list("voiceVlans", &v.voice_vlans);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for VoiceVlanConfigBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VoiceVlanConfigBo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("model", &v.model);
-            w.optional_list("voiceVlans", &v.voice_vlans);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -7239,17 +7261,12 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigBo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VoiceVlanConfigBo,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VoiceVlanConfigBo {
+        ) -> Option<VoiceVlanConfigBo> {
+            Some(VoiceVlanConfigBo {
                 model: f.optional("model"),
                 voice_vlans: f.optional_list("voiceVlans"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7312,20 +7329,24 @@ pub struct VoiceVlanConfigView {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VoiceVlanConfigView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("model", &v.model);
+        w.optional_list("voiceVlans", &v.voice_vlans);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for VoiceVlanConfigView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VoiceVlanConfigView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("model", &v.model);
-            w.optional_list("voiceVlans", &v.voice_vlans);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -7340,18 +7361,13 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VoiceVlanConfigView,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VoiceVlanConfigView {
+        ) -> Option<VoiceVlanConfigView> {
+            Some(VoiceVlanConfigView {
                 id: f.optional("id"),
                 model: f.optional("model"),
                 voice_vlans: f.optional_list("voiceVlans"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7420,20 +7436,24 @@ pub struct VoiceVlanConfigViewV1 {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VoiceVlanConfigViewV1 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("model", &v.model);
+        w.optional_list("voiceVlans", &v.voice_vlans);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for VoiceVlanConfigViewV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VoiceVlanConfigViewV1,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("model", &v.model);
-            w.optional_list("voiceVlans", &v.voice_vlans);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -7448,18 +7468,13 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewV1 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VoiceVlanConfigViewV1,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VoiceVlanConfigViewV1 {
+        ) -> Option<VoiceVlanConfigViewV1> {
+            Some(VoiceVlanConfigViewV1 {
                 id: f.optional("id"),
                 model: f.optional("model"),
                 voice_vlans: f.optional_list("voiceVlans"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7528,19 +7543,23 @@ pub struct VoiceVlanView {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VoiceVlanView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("vlanId", &v.vlan_id);
+        w.optional_list("taggedPorts", &v.tagged_ports);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for VoiceVlanView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VoiceVlanView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("vlanId", &v.vlan_id);
-            w.optional_list("taggedPorts", &v.tagged_ports);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -7555,14 +7574,12 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VoiceVlanView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VoiceVlanView {
+        ) -> Option<VoiceVlanView> {
+            Some(VoiceVlanView {
                 vlan_id: f.optional("vlanId"),
                 tagged_ports: f.optional_list("taggedPorts"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7626,20 +7643,24 @@ pub struct VoiceVlanViewV1 {
         feature = "network-template-switch-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for VoiceVlanViewV1 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("vlanId", &v.vlan_id);
+        w.optional_list("taggedPorts", &v.tagged_ports);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for VoiceVlanViewV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VoiceVlanViewV1,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional_list("taggedPorts", &v.tagged_ports);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -7654,15 +7675,13 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanViewV1 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VoiceVlanViewV1, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VoiceVlanViewV1 {
+        ) -> Option<VoiceVlanViewV1> {
+            Some(VoiceVlanViewV1 {
                 id: f.optional("id"),
                 vlan_id: f.optional("vlanId"),
                 tagged_ports: f.optional_list("taggedPorts"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7737,23 +7756,28 @@ pub struct WifiAvailableChannels {
         feature = "network-wireless-aps"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for WifiAvailableChannels {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("2.4GChannels", &v.n_2_4g_channels);
+        w.optional("5GChannels", &v.n_5g_channels);
+        w.optional("5GLowerChannels", &v.n_5g_lower_channels);
+        w.optional("5GUpperChannels", &v.n_5g_upper_channels);
+        w.optional("6GChannels", &v.n_6g_channels);
+        w.optional("afcEnabled", &v.afc_enabled);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 impl serde::Serialize for WifiAvailableChannels {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiAvailableChannels,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("2.4GChannels", &v.n_2_4g_channels);
-            w.optional("5GChannels", &v.n_5g_channels);
-            w.optional("5GLowerChannels", &v.n_5g_lower_channels);
-            w.optional("5GUpperChannels", &v.n_5g_upper_channels);
-            w.optional("6GChannels", &v.n_6g_channels);
-            w.optional("afcEnabled", &v.afc_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -7769,11 +7793,8 @@ impl<'de> serde::Deserialize<'de> for WifiAvailableChannels {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WifiAvailableChannels,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WifiAvailableChannels {
+        ) -> Option<WifiAvailableChannels> {
+            Some(WifiAvailableChannels {
                 n_2_4g_channels: f.optional("2.4GChannels"),
                 n_5g_channels: f.optional("5GChannels"),
                 n_5g_lower_channels: f.optional("5GLowerChannels"),
@@ -7781,9 +7802,7 @@ impl<'de> serde::Deserialize<'de> for WifiAvailableChannels {
                 n_6g_channels: f.optional("6GChannels"),
                 afc_enabled: f.optional("afcEnabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7876,22 +7895,26 @@ pub struct WifiCallingServiceProfile {
         feature = "network-wireless-service-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields for WifiCallingServiceProfile {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("description", &v.description);
+        w.list("epdgs", &v.epdgs);
+        w.optional("id", &v.id);
+        w.optional("qosPriority", &v.qos_priority);
+        w.field("serviceName", &v.service_name);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
 impl serde::Serialize for WifiCallingServiceProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiCallingServiceProfile,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("description", &v.description);
-            w.list("epdgs", &v.epdgs);
-            w.optional("id", &v.id);
-            w.optional("qosPriority", &v.qos_priority);
-            w.field("serviceName", &v.service_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -7906,20 +7929,21 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfile {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WifiCallingServiceProfile,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WifiCallingServiceProfile {
+        ) -> Option<WifiCallingServiceProfile> {
+            let (Some(r0), Some(r1)) = (
+                f.required_list("epdgs"),
+                f.required("serviceName"),
+            ) else {
+                return None;
+            };
+            Some(WifiCallingServiceProfile {
                 description: f.optional("description"),
-                epdgs: f.required_list("epdgs")?,
+                epdgs: r0,
                 id: f.optional("id"),
                 qos_priority: f.optional("qosPriority"),
-                service_name: f.required("serviceName")?,
+                service_name: r1,
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7994,23 +8018,28 @@ pub struct WifiCallingServiceProfileQueryData {
         feature = "network-wireless-service-profiles"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for WifiCallingServiceProfileQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("qosPriority", &v.qos_priority);
+        w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
+        w.optional_list("epdgs", &v.epdgs);
+        w.optional("tenantId", &v.tenant_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
 impl serde::Serialize for WifiCallingServiceProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiCallingServiceProfileQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("qosPriority", &v.qos_priority);
-            w.optional_list("wifiNetworkIds", &v.wifi_network_ids);
-            w.optional_list("epdgs", &v.epdgs);
-            w.optional("tenantId", &v.tenant_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -8025,11 +8054,8 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WifiCallingServiceProfileQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WifiCallingServiceProfileQueryData {
+        ) -> Option<WifiCallingServiceProfileQueryData> {
+            Some(WifiCallingServiceProfileQueryData {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 qos_priority: f.optional("qosPriority"),
@@ -8037,9 +8063,7 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileQueryData {
                 epdgs: f.optional_list("epdgs"),
                 tenant_id: f.optional("tenantId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8121,21 +8145,20 @@ pub struct WifiDhcpPoolUsage {
     >,
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl ruckus_one_runtime::internal::object::WriteFields for WifiDhcpPoolUsage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("description", &v.description);
+        w.field("name", &v.name);
+        w.optional("totalIpCount", &v.total_ip_count);
+        w.optional("usedIpCount", &v.used_ip_count);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
 impl serde::Serialize for WifiDhcpPoolUsage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiDhcpPoolUsage,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("description", &v.description);
-            w.field("name", &v.name);
-            w.optional("totalIpCount", &v.total_ip_count);
-            w.optional("usedIpCount", &v.used_ip_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
@@ -8145,19 +8168,17 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpPoolUsage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WifiDhcpPoolUsage,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WifiDhcpPoolUsage {
+        ) -> Option<WifiDhcpPoolUsage> {
+            let Some(r0) = f.required("name") else {
+                return None;
+            };
+            Some(WifiDhcpPoolUsage {
                 description: f.optional("description"),
-                name: f.required("name")?,
+                name: r0,
                 total_ip_count: f.optional("totalIpCount"),
                 used_ip_count: f.optional("usedIpCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8210,18 +8231,17 @@ pub struct WifiDhcpPoolUsages {
     >,
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl ruckus_one_runtime::internal::object::WriteFields for WifiDhcpPoolUsages {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("wifiDhcpPoolUsages", &v.wifi_dhcp_pool_usages);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
 impl serde::Serialize for WifiDhcpPoolUsages {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiDhcpPoolUsages,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("wifiDhcpPoolUsages", &v.wifi_dhcp_pool_usages);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
@@ -8231,16 +8251,11 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpPoolUsages {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WifiDhcpPoolUsages,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WifiDhcpPoolUsages {
+        ) -> Option<WifiDhcpPoolUsages> {
+            Some(WifiDhcpPoolUsages {
                 wifi_dhcp_pool_usages: f.optional_list("wifiDhcpPoolUsages"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8508,20 +8523,20 @@ pub struct WifiNetworkRadiusServerProfileSettings {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields
+for WifiNetworkRadiusServerProfileSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enableAccountingProxy", &v.enable_accounting_proxy);
+        w.optional("enableAuthProxy", &v.enable_auth_proxy);
+        w.optional("macAuthMacFormat", &v.mac_auth_mac_format);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for WifiNetworkRadiusServerProfileSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiNetworkRadiusServerProfileSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("enableAccountingProxy", &v.enable_accounting_proxy);
-            w.optional("enableAuthProxy", &v.enable_auth_proxy);
-            w.optional("macAuthMacFormat", &v.mac_auth_mac_format);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -8531,18 +8546,13 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkRadiusServerProfileSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WifiNetworkRadiusServerProfileSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WifiNetworkRadiusServerProfileSettings {
+        ) -> Option<WifiNetworkRadiusServerProfileSettings> {
+            Some(WifiNetworkRadiusServerProfileSettings {
                 enable_accounting_proxy: f.optional("enableAccountingProxy"),
                 enable_auth_proxy: f.optional("enableAuthProxy"),
                 mac_auth_mac_format: f.optional("macAuthMacFormat"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

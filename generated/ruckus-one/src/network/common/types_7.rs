@@ -59,50 +59,49 @@ pub struct WifiNetworkRow {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for WifiNetworkRow {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.optional("id", &v.id);
+        w.optional("vlan", &v.vlan);
+        w.optional("nwType", &v.nw_type);
+        w.optional("nwSubType", &v.nw_sub_type);
+        w.optional("captiveType", &v.captive_type);
+        w.optional("crtTime", &v.crt_time);
+        w.optional("lastUpdTime", &v.last_upd_time);
+        w.optional("ssid", &v.ssid);
+        w.optional("ancillarySsid", &v.ancillary_ssid);
+        w.optional("description", &v.description);
+        w.optional("clientCount", &v.client_count);
+        w.optional("defaultGuestCountry", &v.default_guest_country);
+        w.optional("enableDhcp", &v.enable_dhcp);
+        w.optional("tunnelWlanEnable", &v.tunnel_wlan_enable);
+        w.optional("securityProtocol", &v.security_protocol);
+        w.optional("dsaeOnboardNetwork", &v.dsae_onboard_network);
+        w.optional("isOweMaster", &v.is_owe_master);
+        w.optional("owePairNetworkId", &v.owe_pair_network_id);
+        w.optional_list("venueApGroups", &v.venue_ap_groups);
+        w.optional("apCount", &v.ap_count);
+        w.optional("isEnforced", &v.is_enforced);
+        w.optional("isManagedByTemplate", &v.is_managed_by_template);
+        w.optional("activated", &v.activated);
+        w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
+        w.optional("aps", &v.aps);
+        w.optional("clients", &v.clients);
+        w.optional("count", &v.count);
+        w.optional("deepNetwork", &v.deep_network);
+        w.optional_list("names", &v.names);
+        w.optional("network", &v.network);
+        w.optional("venues", &v.venues);
+        w.optional("vlanPool", &v.vlan_pool);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for WifiNetworkRow {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiNetworkRow,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("name", &v.name);
-            w.optional("id", &v.id);
-            w.optional("vlan", &v.vlan);
-            w.optional("nwType", &v.nw_type);
-            w.optional("nwSubType", &v.nw_sub_type);
-            w.optional("captiveType", &v.captive_type);
-            w.optional("crtTime", &v.crt_time);
-            w.optional("lastUpdTime", &v.last_upd_time);
-            w.optional("ssid", &v.ssid);
-            w.optional("ancillarySsid", &v.ancillary_ssid);
-            w.optional("description", &v.description);
-            w.optional("clientCount", &v.client_count);
-            w.optional("defaultGuestCountry", &v.default_guest_country);
-            w.optional("enableDhcp", &v.enable_dhcp);
-            w.optional("tunnelWlanEnable", &v.tunnel_wlan_enable);
-            w.optional("securityProtocol", &v.security_protocol);
-            w.optional("dsaeOnboardNetwork", &v.dsae_onboard_network);
-            w.optional("isOweMaster", &v.is_owe_master);
-            w.optional("owePairNetworkId", &v.owe_pair_network_id);
-            w.optional_list("venueApGroups", &v.venue_ap_groups);
-            w.optional("apCount", &v.ap_count);
-            w.optional("isEnforced", &v.is_enforced);
-            w.optional("isManagedByTemplate", &v.is_managed_by_template);
-            w.optional("activated", &v.activated);
-            w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
-            w.optional("aps", &v.aps);
-            w.optional("clients", &v.clients);
-            w.optional("count", &v.count);
-            w.optional("deepNetwork", &v.deep_network);
-            w.optional_list("names", &v.names);
-            w.optional("network", &v.network);
-            w.optional("venues", &v.venues);
-            w.optional("vlanPool", &v.vlan_pool);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -112,8 +111,8 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkRow {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<WifiNetworkRow, ruckus_one_runtime::internal::object::FieldError> {
-            let value = WifiNetworkRow {
+        ) -> Option<WifiNetworkRow> {
+            Some(WifiNetworkRow {
                 name: f.optional("name"),
                 id: f.optional("id"),
                 vlan: f.optional("vlan"),
@@ -148,9 +147,7 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkRow {
                 venues: f.optional("venues"),
                 vlan_pool: f.optional("vlanPool"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -392,18 +389,17 @@ pub struct WifiNetworkRowActivated {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for WifiNetworkRowActivated {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("isActivated", &v.is_activated);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for WifiNetworkRowActivated {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiNetworkRowActivated,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("isActivated", &v.is_activated);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -413,16 +409,11 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkRowActivated {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WifiNetworkRowActivated,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WifiNetworkRowActivated {
+        ) -> Option<WifiNetworkRowActivated> {
+            Some(WifiNetworkRowActivated {
                 is_activated: f.optional("isActivated"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -463,18 +454,17 @@ pub struct WifiNetworkRowDeepNetwork {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for WifiNetworkRowDeepNetwork {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("wlan", &v.wlan);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for WifiNetworkRowDeepNetwork {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiNetworkRowDeepNetwork,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("wlan", &v.wlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -484,16 +474,11 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkRowDeepNetwork {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WifiNetworkRowDeepNetwork,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WifiNetworkRowDeepNetwork {
+        ) -> Option<WifiNetworkRowDeepNetwork> {
+            Some(WifiNetworkRowDeepNetwork {
                 wlan: f.optional("wlan"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -538,20 +523,19 @@ pub struct WifiNetworkRowNetwork {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for WifiNetworkRowNetwork {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("captiveType", &v.captive_type);
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for WifiNetworkRowNetwork {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiNetworkRowNetwork,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("captiveType", &v.captive_type);
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -561,18 +545,13 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkRowNetwork {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WifiNetworkRowNetwork,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WifiNetworkRowNetwork {
+        ) -> Option<WifiNetworkRowNetwork> {
+            Some(WifiNetworkRowNetwork {
                 captive_type: f.optional("captiveType"),
                 id: f.optional("id"),
                 name: f.optional("name"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -629,20 +608,19 @@ pub struct WifiNetworkRowVenues {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for WifiNetworkRowVenues {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("count", &v.count);
+        w.optional_list("ids", &v.ids);
+        w.optional_list("names", &v.names);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for WifiNetworkRowVenues {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiNetworkRowVenues,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("count", &v.count);
-            w.optional_list("ids", &v.ids);
-            w.optional_list("names", &v.names);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -652,18 +630,13 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkRowVenues {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WifiNetworkRowVenues,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WifiNetworkRowVenues {
+        ) -> Option<WifiNetworkRowVenues> {
+            Some(WifiNetworkRowVenues {
                 count: f.optional("count"),
                 ids: f.optional_list("ids"),
                 names: f.optional_list("names"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -716,18 +689,17 @@ pub struct WifiNetworkRowVlanPool {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for WifiNetworkRowVlanPool {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for WifiNetworkRowVlanPool {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiNetworkRowVlanPool,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -737,16 +709,11 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkRowVlanPool {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WifiNetworkRowVlanPool,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WifiNetworkRowVlanPool {
+        ) -> Option<WifiNetworkRowVlanPool> {
+            Some(WifiNetworkRowVlanPool {
                 name: f.optional("name"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -791,22 +758,22 @@ pub struct WifiNetworkVenueApGroupQueryData {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl ruckus_one_runtime::internal::object::WriteFields
+for WifiNetworkVenueApGroupQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("venueId", &v.venue_id);
+        w.optional("wifiNetworkId", &v.wifi_network_id);
+        w.optional_list("apGroupIds", &v.ap_group_ids);
+        w.optional("isAllApGroups", &v.is_all_ap_groups);
+        w.optional("isAllGroups", &v.is_all_groups);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl serde::Serialize for WifiNetworkVenueApGroupQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiNetworkVenueApGroupQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("venueId", &v.venue_id);
-            w.optional("wifiNetworkId", &v.wifi_network_id);
-            w.optional_list("apGroupIds", &v.ap_group_ids);
-            w.optional("isAllApGroups", &v.is_all_ap_groups);
-            w.optional("isAllGroups", &v.is_all_groups);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
@@ -816,20 +783,15 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkVenueApGroupQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WifiNetworkVenueApGroupQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WifiNetworkVenueApGroupQueryData {
+        ) -> Option<WifiNetworkVenueApGroupQueryData> {
+            Some(WifiNetworkVenueApGroupQueryData {
                 venue_id: f.optional("venueId"),
                 wifi_network_id: f.optional("wifiNetworkId"),
                 ap_group_ids: f.optional_list("apGroupIds"),
                 is_all_ap_groups: f.optional("isAllApGroups"),
                 is_all_groups: f.optional("isAllGroups"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -911,18 +873,27 @@ pub struct WifiOperationResponseRequestIdOnly {
         feature = "network-wireless-networks"
     )
 )]
+impl ruckus_one_runtime::internal::object::WriteFields
+for WifiOperationResponseRequestIdOnly {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(
+    any(
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks"
+    )
+)]
 impl serde::Serialize for WifiOperationResponseRequestIdOnly {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiOperationResponseRequestIdOnly,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(
@@ -941,16 +912,11 @@ impl<'de> serde::Deserialize<'de> for WifiOperationResponseRequestIdOnly {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WifiOperationResponseRequestIdOnly,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WifiOperationResponseRequestIdOnly {
+        ) -> Option<WifiOperationResponseRequestIdOnly> {
+            Some(WifiOperationResponseRequestIdOnly {
                 request_id: f.optional("requestId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1006,23 +972,22 @@ pub struct WifiWisprPage {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for WifiWisprPage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("authType", &v.auth_type);
+        w.field("captivePortalUrl", &v.captive_portal_url);
+        w.optional("customExternalProvider", &v.custom_external_provider);
+        w.optional("externalProviderName", &v.external_provider_name);
+        w.optional("externalProviderRegion", &v.external_provider_region);
+        w.optional("integrationKey", &v.integration_key);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for WifiWisprPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiWisprPage,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("authType", &v.auth_type);
-            w.field("captivePortalUrl", &v.captive_portal_url);
-            w.optional("customExternalProvider", &v.custom_external_provider);
-            w.optional("externalProviderName", &v.external_provider_name);
-            w.optional("externalProviderRegion", &v.external_provider_region);
-            w.optional("integrationKey", &v.integration_key);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -1032,18 +997,19 @@ impl<'de> serde::Deserialize<'de> for WifiWisprPage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<WifiWisprPage, ruckus_one_runtime::internal::object::FieldError> {
-            let value = WifiWisprPage {
+        ) -> Option<WifiWisprPage> {
+            let Some(r0) = f.required("captivePortalUrl") else {
+                return None;
+            };
+            Some(WifiWisprPage {
                 auth_type: f.optional("authType"),
-                captive_portal_url: f.required("captivePortalUrl")?,
+                captive_portal_url: r0,
                 custom_external_provider: f.optional("customExternalProvider"),
                 external_provider_name: f.optional("externalProviderName"),
                 external_provider_region: f.optional("externalProviderRegion"),
                 integration_key: f.optional("integrationKey"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1305,143 +1271,131 @@ pub struct WifiWlanAdvancedCustomization {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields
+for WifiWlanAdvancedCustomization {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("applicationVisibilityEnabled", &v.application_visibility_enabled);
+        w.optional("arpRequestRateLimit", &v.arp_request_rate_limit);
+        w.optional("broadcastProbeResponseDelay", &v.broadcast_probe_response_delay);
+        w.optional("bssPriority", &v.bss_priority);
+        w.optional("clientInactivityTimeout", &v.client_inactivity_timeout);
+        w.optional("clientIsolation", &v.client_isolation);
+        w.optional("clientIsolationOptions", &v.client_isolation_options);
+        w.optional("clientLoadBalancingEnable", &v.client_load_balancing_enable);
+        w.optional("dhcpOption82Enabled", &v.dhcp_option82_enabled);
+        w.optional("dhcpOption82MacFormat", &v.dhcp_option82_mac_format);
+        w.optional(
+            "dhcpOption82SubOption150Enabled",
+            &v.dhcp_option82_sub_option150_enabled,
+        );
+        w.optional(
+            "dhcpOption82SubOption151Enabled",
+            &v.dhcp_option82_sub_option151_enabled,
+        );
+        w.optional(
+            "dhcpOption82SubOption151Format",
+            &v.dhcp_option82_sub_option151_format,
+        );
+        w.optional(
+            "dhcpOption82SubOption151Input",
+            &v.dhcp_option82_sub_option151_input,
+        );
+        w.optional(
+            "dhcpOption82SubOption1Enabled",
+            &v.dhcp_option82_sub_option1_enabled,
+        );
+        w.optional("dhcpOption82SubOption1Format", &v.dhcp_option82_sub_option1_format);
+        w.optional(
+            "dhcpOption82SubOption2Enabled",
+            &v.dhcp_option82_sub_option2_enabled,
+        );
+        w.optional("dhcpOption82SubOption2Format", &v.dhcp_option82_sub_option2_format);
+        w.optional("dhcpRequestRateLimit", &v.dhcp_request_rate_limit);
+        w.optional("directedThreshold", &v.directed_threshold);
+        w.optional("dnsProxy", &v.dns_proxy);
+        w.optional("dnsProxyEnabled", &v.dns_proxy_enabled);
+        w.optional("enableAaaVlanOverride", &v.enable_aaa_vlan_override);
+        w.optional(
+            "enableAdditionalRegulatoryDomains",
+            &v.enable_additional_regulatory_domains,
+        );
+        w.optional("enableAirtimeDecongestion", &v.enable_airtime_decongestion);
+        w.optional("enableAntiSpoofing", &v.enable_anti_spoofing);
+        w.optional(
+            "enableApHostNameAdvertisement",
+            &v.enable_ap_host_name_advertisement,
+        );
+        w.optional("enableArpRequestRateLimit", &v.enable_arp_request_rate_limit);
+        w.optional("enableBandBalancing", &v.enable_band_balancing);
+        w.optional("enableDhcpRequestRateLimit", &v.enable_dhcp_request_rate_limit);
+        w.optional("enableFastRoaming", &v.enable_fast_roaming);
+        w.optional("enableGtkRekey", &v.enable_gtk_rekey);
+        w.optional("enableJoinRSSIThreshold", &v.enable_join_rssi_threshold);
+        w.optional(
+            "enableMulticastDownlinkRateLimiting",
+            &v.enable_multicast_downlink_rate_limiting,
+        );
+        w.optional(
+            "enableMulticastDownlinkRateLimiting6G",
+            &v.enable_multicast_downlink_rate_limiting6g,
+        );
+        w.optional(
+            "enableMulticastUplinkRateLimiting",
+            &v.enable_multicast_uplink_rate_limiting,
+        );
+        w.optional(
+            "enableMulticastUplinkRateLimiting6G",
+            &v.enable_multicast_uplink_rate_limiting6g,
+        );
+        w.optional("enableNeighborReport", &v.enable_neighbor_report);
+        w.optional(
+            "enableOptimizedConnectivityExperience",
+            &v.enable_optimized_connectivity_experience,
+        );
+        w.optional("enableSyslog", &v.enable_syslog);
+        w.optional(
+            "enableTransientClientManagement",
+            &v.enable_transient_client_management,
+        );
+        w.optional("forceMobileDeviceDhcp", &v.force_mobile_device_dhcp);
+        w.optional("hideSsid", &v.hide_ssid);
+        w.optional("joinExpireTime", &v.join_expire_time);
+        w.optional("joinRSSIThreshold", &v.join_rssi_threshold);
+        w.optional("joinWaitThreshold", &v.join_wait_threshold);
+        w.optional("joinWaitTime", &v.join_wait_time);
+        w.optional("maxClientsOnWlanPerRadio", &v.max_clients_on_wlan_per_radio);
+        w.optional("mobilityDomainId", &v.mobility_domain_id);
+        w.optional("multiLinkOperationEnabled", &v.multi_link_operation_enabled);
+        w.optional("multiLinkOperationOptions", &v.multi_link_operation_options);
+        w.optional("multicastDownlinkRateLimiting", &v.multicast_downlink_rate_limiting);
+        w.optional("multicastFilterEnabled", &v.multicast_filter_enabled);
+        w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
+        w.optional("proxyARP", &v.proxy_arp);
+        w.optional("qosMapSetEnabled", &v.qos_map_set_enabled);
+        w.optional("qosMapSetOptions", &v.qos_map_set_options);
+        w.optional("qosMirroringEnabled", &v.qos_mirroring_enabled);
+        w.optional("qosMirroringScope", &v.qos_mirroring_scope);
+        w.optional("radioCustomization", &v.radio_customization);
+        w.optional("radiusOptions", &v.radius_options);
+        w.optional("respectiveAccessControl", &v.respective_access_control);
+        w.optional(
+            "rssiAssociationRejectionThreshold",
+            &v.rssi_association_rejection_threshold,
+        );
+        w.optional("totalDownlinkRateLimiting", &v.total_downlink_rate_limiting);
+        w.optional("totalUplinkRateLimiting", &v.total_uplink_rate_limiting);
+        w.optional("userDownlinkRateLimiting", &v.user_downlink_rate_limiting);
+        w.optional("userUplinkRateLimiting", &v.user_uplink_rate_limiting);
+        w.optional("wifi6Enabled", &v.wifi6_enabled);
+        w.optional("wifi7Enabled", &v.wifi7_enabled);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for WifiWlanAdvancedCustomization {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiWlanAdvancedCustomization,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional(
-                "applicationVisibilityEnabled",
-                &v.application_visibility_enabled,
-            );
-            w.optional("arpRequestRateLimit", &v.arp_request_rate_limit);
-            w.optional("broadcastProbeResponseDelay", &v.broadcast_probe_response_delay);
-            w.optional("bssPriority", &v.bss_priority);
-            w.optional("clientInactivityTimeout", &v.client_inactivity_timeout);
-            w.optional("clientIsolation", &v.client_isolation);
-            w.optional("clientIsolationOptions", &v.client_isolation_options);
-            w.optional("clientLoadBalancingEnable", &v.client_load_balancing_enable);
-            w.optional("dhcpOption82Enabled", &v.dhcp_option82_enabled);
-            w.optional("dhcpOption82MacFormat", &v.dhcp_option82_mac_format);
-            w.optional(
-                "dhcpOption82SubOption150Enabled",
-                &v.dhcp_option82_sub_option150_enabled,
-            );
-            w.optional(
-                "dhcpOption82SubOption151Enabled",
-                &v.dhcp_option82_sub_option151_enabled,
-            );
-            w.optional(
-                "dhcpOption82SubOption151Format",
-                &v.dhcp_option82_sub_option151_format,
-            );
-            w.optional(
-                "dhcpOption82SubOption151Input",
-                &v.dhcp_option82_sub_option151_input,
-            );
-            w.optional(
-                "dhcpOption82SubOption1Enabled",
-                &v.dhcp_option82_sub_option1_enabled,
-            );
-            w.optional(
-                "dhcpOption82SubOption1Format",
-                &v.dhcp_option82_sub_option1_format,
-            );
-            w.optional(
-                "dhcpOption82SubOption2Enabled",
-                &v.dhcp_option82_sub_option2_enabled,
-            );
-            w.optional(
-                "dhcpOption82SubOption2Format",
-                &v.dhcp_option82_sub_option2_format,
-            );
-            w.optional("dhcpRequestRateLimit", &v.dhcp_request_rate_limit);
-            w.optional("directedThreshold", &v.directed_threshold);
-            w.optional("dnsProxy", &v.dns_proxy);
-            w.optional("dnsProxyEnabled", &v.dns_proxy_enabled);
-            w.optional("enableAaaVlanOverride", &v.enable_aaa_vlan_override);
-            w.optional(
-                "enableAdditionalRegulatoryDomains",
-                &v.enable_additional_regulatory_domains,
-            );
-            w.optional("enableAirtimeDecongestion", &v.enable_airtime_decongestion);
-            w.optional("enableAntiSpoofing", &v.enable_anti_spoofing);
-            w.optional(
-                "enableApHostNameAdvertisement",
-                &v.enable_ap_host_name_advertisement,
-            );
-            w.optional("enableArpRequestRateLimit", &v.enable_arp_request_rate_limit);
-            w.optional("enableBandBalancing", &v.enable_band_balancing);
-            w.optional("enableDhcpRequestRateLimit", &v.enable_dhcp_request_rate_limit);
-            w.optional("enableFastRoaming", &v.enable_fast_roaming);
-            w.optional("enableGtkRekey", &v.enable_gtk_rekey);
-            w.optional("enableJoinRSSIThreshold", &v.enable_join_rssi_threshold);
-            w.optional(
-                "enableMulticastDownlinkRateLimiting",
-                &v.enable_multicast_downlink_rate_limiting,
-            );
-            w.optional(
-                "enableMulticastDownlinkRateLimiting6G",
-                &v.enable_multicast_downlink_rate_limiting6g,
-            );
-            w.optional(
-                "enableMulticastUplinkRateLimiting",
-                &v.enable_multicast_uplink_rate_limiting,
-            );
-            w.optional(
-                "enableMulticastUplinkRateLimiting6G",
-                &v.enable_multicast_uplink_rate_limiting6g,
-            );
-            w.optional("enableNeighborReport", &v.enable_neighbor_report);
-            w.optional(
-                "enableOptimizedConnectivityExperience",
-                &v.enable_optimized_connectivity_experience,
-            );
-            w.optional("enableSyslog", &v.enable_syslog);
-            w.optional(
-                "enableTransientClientManagement",
-                &v.enable_transient_client_management,
-            );
-            w.optional("forceMobileDeviceDhcp", &v.force_mobile_device_dhcp);
-            w.optional("hideSsid", &v.hide_ssid);
-            w.optional("joinExpireTime", &v.join_expire_time);
-            w.optional("joinRSSIThreshold", &v.join_rssi_threshold);
-            w.optional("joinWaitThreshold", &v.join_wait_threshold);
-            w.optional("joinWaitTime", &v.join_wait_time);
-            w.optional("maxClientsOnWlanPerRadio", &v.max_clients_on_wlan_per_radio);
-            w.optional("mobilityDomainId", &v.mobility_domain_id);
-            w.optional("multiLinkOperationEnabled", &v.multi_link_operation_enabled);
-            w.optional("multiLinkOperationOptions", &v.multi_link_operation_options);
-            w.optional(
-                "multicastDownlinkRateLimiting",
-                &v.multicast_downlink_rate_limiting,
-            );
-            w.optional("multicastFilterEnabled", &v.multicast_filter_enabled);
-            w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
-            w.optional("proxyARP", &v.proxy_arp);
-            w.optional("qosMapSetEnabled", &v.qos_map_set_enabled);
-            w.optional("qosMapSetOptions", &v.qos_map_set_options);
-            w.optional("qosMirroringEnabled", &v.qos_mirroring_enabled);
-            w.optional("qosMirroringScope", &v.qos_mirroring_scope);
-            w.optional("radioCustomization", &v.radio_customization);
-            w.optional("radiusOptions", &v.radius_options);
-            w.optional("respectiveAccessControl", &v.respective_access_control);
-            w.optional(
-                "rssiAssociationRejectionThreshold",
-                &v.rssi_association_rejection_threshold,
-            );
-            w.optional("totalDownlinkRateLimiting", &v.total_downlink_rate_limiting);
-            w.optional("totalUplinkRateLimiting", &v.total_uplink_rate_limiting);
-            w.optional("userDownlinkRateLimiting", &v.user_downlink_rate_limiting);
-            w.optional("userUplinkRateLimiting", &v.user_uplink_rate_limiting);
-            w.optional("wifi6Enabled", &v.wifi6_enabled);
-            w.optional("wifi7Enabled", &v.wifi7_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -1451,11 +1405,8 @@ impl<'de> serde::Deserialize<'de> for WifiWlanAdvancedCustomization {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WifiWlanAdvancedCustomization,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WifiWlanAdvancedCustomization {
+        ) -> Option<WifiWlanAdvancedCustomization> {
+            Some(WifiWlanAdvancedCustomization {
                 application_visibility_enabled: f
                     .optional("applicationVisibilityEnabled"),
                 arp_request_rate_limit: f.optional("arpRequestRateLimit"),
@@ -1547,9 +1498,7 @@ impl<'de> serde::Deserialize<'de> for WifiWlanAdvancedCustomization {
                 wifi6_enabled: f.optional("wifi6Enabled"),
                 wifi7_enabled: f.optional("wifi7Enabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2562,17 +2511,19 @@ pub struct WlanGroup {
     >,
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl ruckus_one_runtime::internal::object::WriteFields for WlanGroup {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("wlanGroupId", &v.wlan_group_id);
+        w.optional("wlanGroupName", &v.wlan_group_name);
+        w.optional("radioId", &v.radio_id);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
 impl serde::Serialize for WlanGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WlanGroup, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("wlanGroupId", &v.wlan_group_id);
-            w.optional("wlanGroupName", &v.wlan_group_name);
-            w.optional("radioId", &v.radio_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
@@ -2582,15 +2533,13 @@ impl<'de> serde::Deserialize<'de> for WlanGroup {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<WlanGroup, ruckus_one_runtime::internal::object::FieldError> {
-            let value = WlanGroup {
+        ) -> Option<WlanGroup> {
+            Some(WlanGroup {
                 wlan_group_id: f.optional("wlanGroupId"),
                 wlan_group_name: f.optional("wlanGroupName"),
                 radio_id: f.optional("radioId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2651,24 +2600,23 @@ pub struct WlanRadioCustomization {
     >,
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl ruckus_one_runtime::internal::object::WriteFields for WlanRadioCustomization {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("bssMinimumPhyRate", &v.bss_minimum_phy_rate);
+        w.optional(
+            "managementFrameMinimumPhyRate",
+            &v.management_frame_minimum_phy_rate,
+        );
+        w.optional("phyTypeConstraint", &v.phy_type_constraint);
+        w.optional("rfBandUsage", &v.rf_band_usage);
+        w.rest(&v.additional_fields);
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl serde::Serialize for WlanRadioCustomization {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WlanRadioCustomization,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("bssMinimumPhyRate", &v.bss_minimum_phy_rate);
-            w.optional(
-                "managementFrameMinimumPhyRate",
-                &v.management_frame_minimum_phy_rate,
-            );
-            w.optional("phyTypeConstraint", &v.phy_type_constraint);
-            w.optional("rfBandUsage", &v.rf_band_usage);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -2678,20 +2626,15 @@ impl<'de> serde::Deserialize<'de> for WlanRadioCustomization {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WlanRadioCustomization,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WlanRadioCustomization {
+        ) -> Option<WlanRadioCustomization> {
+            Some(WlanRadioCustomization {
                 bss_minimum_phy_rate: f.optional("bssMinimumPhyRate"),
                 management_frame_minimum_phy_rate: f
                     .optional("managementFrameMinimumPhyRate"),
                 phy_type_constraint: f.optional("phyTypeConstraint"),
                 rf_band_usage: f.optional("rfBandUsage"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,

@@ -15,20 +15,18 @@ pub struct AlarmSummary {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AlarmSummary {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("edgeId", &v.edge_id);
+        w.optional("severitySummary", &v.severity_summary);
+        w.optional("totalCount", &v.total_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AlarmSummary {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AlarmSummary,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("edgeId", &v.edge_id);
-            w.optional("severitySummary", &v.severity_summary);
-            w.optional("totalCount", &v.total_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AlarmSummary {
@@ -37,15 +35,13 @@ impl<'de> serde::Deserialize<'de> for AlarmSummary {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AlarmSummary, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AlarmSummary {
+        ) -> Option<AlarmSummary> {
+            Some(AlarmSummary {
                 edge_id: f.optional("edgeId"),
                 severity_summary: f.optional("severitySummary"),
                 total_count: f.optional("totalCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -99,16 +95,17 @@ pub struct BaseEdge {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for BaseEdge {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for BaseEdge {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &BaseEdge, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for BaseEdge {
@@ -117,14 +114,15 @@ impl<'de> serde::Deserialize<'de> for BaseEdge {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<BaseEdge, ruckus_one_runtime::internal::object::FieldError> {
-            let value = BaseEdge {
-                name: f.required("name")?,
+        ) -> Option<BaseEdge> {
+            let Some(r0) = f.required("name") else {
+                return None;
+            };
+            Some(BaseEdge {
+                name: r0,
                 description: f.optional("description"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -165,20 +163,18 @@ pub struct ClusterMember {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ClusterMember {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("serialNumber", &v.serial_number);
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ClusterMember {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ClusterMember,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("serialNumber", &v.serial_number);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClusterMember {
@@ -187,15 +183,17 @@ impl<'de> serde::Deserialize<'de> for ClusterMember {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ClusterMember, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ClusterMember {
-                serial_number: f.required("serialNumber")?,
-                name: f.required("name")?,
+        ) -> Option<ClusterMember> {
+            let (Some(r0), Some(r1)) = (f.required("serialNumber"), f.required("name"))
+            else {
+                return None;
+            };
+            Some(ClusterMember {
+                serial_number: r0,
+                name: r1,
                 description: f.optional("description"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -236,19 +234,17 @@ pub struct ClusterNetworkLagSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ClusterNetworkLagSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("serialNumber", &v.serial_number);
+        w.list("lags", &v.lags);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ClusterNetworkLagSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ClusterNetworkLagSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("serialNumber", &v.serial_number);
-            w.list("lags", &v.lags);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClusterNetworkLagSettings {
@@ -257,16 +253,18 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkLagSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ClusterNetworkLagSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ClusterNetworkLagSettings {
-                serial_number: f.required("serialNumber")?,
-                lags: f.required_list("lags")?,
-                additional_fields: f.rest(),
+        ) -> Option<ClusterNetworkLagSettings> {
+            let (Some(r0), Some(r1)) = (
+                f.required("serialNumber"),
+                f.required_list("lags"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(ClusterNetworkLagSettings {
+                serial_number: r0,
+                lags: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -301,19 +299,18 @@ pub struct ClusterNetworkMultiWanSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ClusterNetworkMultiWanSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("mode", &v.mode);
+        w.list("wanMembers", &v.wan_members);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ClusterNetworkMultiWanSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ClusterNetworkMultiWanSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("mode", &v.mode);
-            w.list("wanMembers", &v.wan_members);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClusterNetworkMultiWanSettings {
@@ -322,16 +319,18 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkMultiWanSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ClusterNetworkMultiWanSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ClusterNetworkMultiWanSettings {
-                mode: f.required("mode")?,
-                wan_members: f.required_list("wanMembers")?,
-                additional_fields: f.rest(),
+        ) -> Option<ClusterNetworkMultiWanSettings> {
+            let (Some(r0), Some(r1)) = (
+                f.required("mode"),
+                f.required_list("wanMembers"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(ClusterNetworkMultiWanSettings {
+                mode: r0,
+                wan_members: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -422,19 +421,17 @@ pub struct ClusterNetworkPortSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ClusterNetworkPortSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("serialNumber", &v.serial_number);
+        w.list("ports", &v.ports);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ClusterNetworkPortSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ClusterNetworkPortSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("serialNumber", &v.serial_number);
-            w.list("ports", &v.ports);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClusterNetworkPortSettings {
@@ -443,16 +440,18 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkPortSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ClusterNetworkPortSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ClusterNetworkPortSettings {
-                serial_number: f.required("serialNumber")?,
-                ports: f.required_list("ports")?,
-                additional_fields: f.rest(),
+        ) -> Option<ClusterNetworkPortSettings> {
+            let (Some(r0), Some(r1)) = (
+                f.required("serialNumber"),
+                f.required_list("ports"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(ClusterNetworkPortSettings {
+                serial_number: r0,
+                ports: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -490,23 +489,22 @@ pub struct ClusterNetworkSettingsResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ClusterNetworkSettingsResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("virtualIpSettings", &v.virtual_ip_settings);
+        w.optional_list("portSettings", &v.port_settings);
+        w.optional_list("lagSettings", &v.lag_settings);
+        w.optional("highAvailabilitySettings", &v.high_availability_settings);
+        w.optional_list("subInterfaceSettings", &v.sub_interface_settings);
+        w.optional("multiWanSettings", &v.multi_wan_settings);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ClusterNetworkSettingsResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ClusterNetworkSettingsResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("virtualIpSettings", &v.virtual_ip_settings);
-            w.optional_list("portSettings", &v.port_settings);
-            w.optional_list("lagSettings", &v.lag_settings);
-            w.optional("highAvailabilitySettings", &v.high_availability_settings);
-            w.optional_list("subInterfaceSettings", &v.sub_interface_settings);
-            w.optional("multiWanSettings", &v.multi_wan_settings);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClusterNetworkSettingsResponse {
@@ -515,11 +513,8 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkSettingsResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ClusterNetworkSettingsResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ClusterNetworkSettingsResponse {
+        ) -> Option<ClusterNetworkSettingsResponse> {
+            Some(ClusterNetworkSettingsResponse {
                 virtual_ip_settings: f.optional_list("virtualIpSettings"),
                 port_settings: f.optional_list("portSettings"),
                 lag_settings: f.optional_list("lagSettings"),
@@ -527,9 +522,7 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkSettingsResponse {
                 sub_interface_settings: f.optional_list("subInterfaceSettings"),
                 multi_wan_settings: f.optional("multiWanSettings"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -619,24 +612,22 @@ pub struct ClusterResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ClusterResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("highAvailabilityMode", &v.high_availability_mode);
+        w.optional_list("smartEdges", &v.smart_edges);
+        w.optional_list("members", &v.members);
+        w.optional("virtualIpSettings", &v.virtual_ip_settings);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ClusterResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ClusterResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("highAvailabilityMode", &v.high_availability_mode);
-            w.optional_list("smartEdges", &v.smart_edges);
-            w.optional_list("members", &v.members);
-            w.optional("virtualIpSettings", &v.virtual_ip_settings);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClusterResponse {
@@ -645,8 +636,8 @@ impl<'de> serde::Deserialize<'de> for ClusterResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ClusterResponse, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ClusterResponse {
+        ) -> Option<ClusterResponse> {
+            Some(ClusterResponse {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 description: f.optional("description"),
@@ -655,9 +646,7 @@ impl<'de> serde::Deserialize<'de> for ClusterResponse {
                 members: f.optional_list("members"),
                 virtual_ip_settings: f.optional("virtualIpSettings"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -743,22 +732,20 @@ pub struct CreateCluster {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for CreateCluster {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional_list("smartEdges", &v.smart_edges);
+        w.optional_list("members", &v.members);
+        w.optional("highAvailabilityMode", &v.high_availability_mode);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for CreateCluster {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CreateCluster,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional_list("smartEdges", &v.smart_edges);
-            w.optional_list("members", &v.members);
-            w.optional("highAvailabilityMode", &v.high_availability_mode);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for CreateCluster {
@@ -767,17 +754,15 @@ impl<'de> serde::Deserialize<'de> for CreateCluster {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<CreateCluster, ruckus_one_runtime::internal::object::FieldError> {
-            let value = CreateCluster {
+        ) -> Option<CreateCluster> {
+            Some(CreateCluster {
                 name: f.optional("name"),
                 description: f.optional("description"),
                 smart_edges: f.optional_list("smartEdges"),
                 members: f.optional_list("members"),
                 high_availability_mode: f.optional("highAvailabilityMode"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -844,17 +829,18 @@ pub struct CreateEdge {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for CreateEdge {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.field("serialNumber", &v.serial_number);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for CreateEdge {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CreateEdge, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.field("serialNumber", &v.serial_number);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for CreateEdge {
@@ -863,15 +849,17 @@ impl<'de> serde::Deserialize<'de> for CreateEdge {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<CreateEdge, ruckus_one_runtime::internal::object::FieldError> {
-            let value = CreateEdge {
-                name: f.required("name")?,
-                description: f.optional("description"),
-                serial_number: f.required("serialNumber")?,
-                additional_fields: f.rest(),
+        ) -> Option<CreateEdge> {
+            let (Some(r0), Some(r1)) = (f.required("name"), f.required("serialNumber"))
+            else {
+                return None;
             };
-            f.check()?;
-            Ok(value)
+            Some(CreateEdge {
+                name: r0,
+                description: f.optional("description"),
+                serial_number: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -916,21 +904,19 @@ pub struct DhcpOptions {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DhcpOptions {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("optionId", &v.option_id);
+        w.field("optionName", &v.option_name);
+        w.field("optionValue", &v.option_value);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DhcpOptions {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DhcpOptions,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("optionId", &v.option_id);
-            w.field("optionName", &v.option_name);
-            w.field("optionValue", &v.option_value);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DhcpOptions {
@@ -939,16 +925,21 @@ impl<'de> serde::Deserialize<'de> for DhcpOptions {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DhcpOptions, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DhcpOptions {
-                id: f.optional("id"),
-                option_id: f.required("optionId")?,
-                option_name: f.required("optionName")?,
-                option_value: f.required("optionValue")?,
-                additional_fields: f.rest(),
+        ) -> Option<DhcpOptions> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("optionId"),
+                f.required("optionName"),
+                f.required("optionValue"),
+            ) else {
+                return None;
             };
-            f.check()?;
-            Ok(value)
+            Some(DhcpOptions {
+                id: f.optional("id"),
+                option_id: r0,
+                option_name: r1,
+                option_value: r2,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -989,16 +980,17 @@ pub struct DnsServers {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DnsServers {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("primary", &v.primary);
+        w.optional("secondary", &v.secondary);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DnsServers {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DnsServers, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("primary", &v.primary);
-            w.optional("secondary", &v.secondary);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DnsServers {
@@ -1007,14 +999,12 @@ impl<'de> serde::Deserialize<'de> for DnsServers {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DnsServers, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DnsServers {
+        ) -> Option<DnsServers> {
+            Some(DnsServers {
                 primary: f.optional("primary"),
                 secondary: f.optional("secondary"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1059,19 +1049,17 @@ pub struct EdgeArpTerminationSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EdgeArpTerminationSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enabled", &v.enabled);
+        w.field("agingTimeSec", &v.aging_time_sec);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EdgeArpTerminationSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeArpTerminationSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("enabled", &v.enabled);
-            w.field("agingTimeSec", &v.aging_time_sec);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeArpTerminationSettings {
@@ -1080,17 +1068,15 @@ impl<'de> serde::Deserialize<'de> for EdgeArpTerminationSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EdgeArpTerminationSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EdgeArpTerminationSettings {
-                enabled: f.optional("enabled"),
-                aging_time_sec: f.required("agingTimeSec")?,
-                additional_fields: f.rest(),
+        ) -> Option<EdgeArpTerminationSettings> {
+            let Some(r0) = f.required("agingTimeSec") else {
+                return None;
             };
-            f.check()?;
-            Ok(value)
+            Some(EdgeArpTerminationSettings {
+                enabled: f.optional("enabled"),
+                aging_time_sec: r0,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1140,22 +1126,20 @@ pub struct EdgeClusterCompatibility {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EdgeClusterCompatibility {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("identityType", &v.identity_type);
+        w.optional("incompatible", &v.incompatible);
+        w.optional("total", &v.total);
+        w.optional_list("incompatibleFeatures", &v.incompatible_features);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EdgeClusterCompatibility {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeClusterCompatibility,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("identityType", &v.identity_type);
-            w.optional("incompatible", &v.incompatible);
-            w.optional("total", &v.total);
-            w.optional_list("incompatibleFeatures", &v.incompatible_features);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeClusterCompatibility {
@@ -1164,20 +1148,15 @@ impl<'de> serde::Deserialize<'de> for EdgeClusterCompatibility {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EdgeClusterCompatibility,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EdgeClusterCompatibility {
+        ) -> Option<EdgeClusterCompatibility> {
+            Some(EdgeClusterCompatibility {
                 id: f.optional("id"),
                 identity_type: f.optional("identityType"),
                 incompatible: f.optional("incompatible"),
                 total: f.optional("total"),
                 incompatible_features: f.optional_list("incompatibleFeatures"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1255,29 +1234,27 @@ pub struct EdgeDhcpProfile {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EdgeDhcpProfile {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("dhcpRelay", &v.dhcp_relay);
+        w.optional("externalDhcpServerFqdnIp", &v.external_dhcp_server_fqdn_ip);
+        w.optional("domainName", &v.domain_name);
+        w.optional("primaryDnsIp", &v.primary_dns_ip);
+        w.optional("secondaryDnsIp", &v.secondary_dns_ip);
+        w.optional_list("dhcpPools", &v.dhcp_pools);
+        w.optional_list("dhcpOptions", &v.dhcp_options);
+        w.optional_list("hosts", &v.hosts);
+        w.optional("id", &v.id);
+        w.field("serviceName", &v.service_name);
+        w.field("leaseTime", &v.lease_time);
+        w.field("leaseTimeUnit", &v.lease_time_unit);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EdgeDhcpProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeDhcpProfile,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("dhcpRelay", &v.dhcp_relay);
-            w.optional("externalDhcpServerFqdnIp", &v.external_dhcp_server_fqdn_ip);
-            w.optional("domainName", &v.domain_name);
-            w.optional("primaryDnsIp", &v.primary_dns_ip);
-            w.optional("secondaryDnsIp", &v.secondary_dns_ip);
-            w.optional_list("dhcpPools", &v.dhcp_pools);
-            w.optional_list("dhcpOptions", &v.dhcp_options);
-            w.optional_list("hosts", &v.hosts);
-            w.optional("id", &v.id);
-            w.field("serviceName", &v.service_name);
-            w.field("leaseTime", &v.lease_time);
-            w.field("leaseTimeUnit", &v.lease_time_unit);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeDhcpProfile {
@@ -1286,8 +1263,15 @@ impl<'de> serde::Deserialize<'de> for EdgeDhcpProfile {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<EdgeDhcpProfile, ruckus_one_runtime::internal::object::FieldError> {
-            let value = EdgeDhcpProfile {
+        ) -> Option<EdgeDhcpProfile> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("serviceName"),
+                f.required("leaseTime"),
+                f.required("leaseTimeUnit"),
+            ) else {
+                return None;
+            };
+            Some(EdgeDhcpProfile {
                 dhcp_relay: f.optional("dhcpRelay"),
                 external_dhcp_server_fqdn_ip: f.optional("externalDhcpServerFqdnIp"),
                 domain_name: f.optional("domainName"),
@@ -1297,13 +1281,11 @@ impl<'de> serde::Deserialize<'de> for EdgeDhcpProfile {
                 dhcp_options: f.optional_list("dhcpOptions"),
                 hosts: f.optional_list("hosts"),
                 id: f.optional("id"),
-                service_name: f.required("serviceName")?,
-                lease_time: f.required("leaseTime")?,
-                lease_time_unit: f.required("leaseTimeUnit")?,
+                service_name: r0,
+                lease_time: r1,
+                lease_time_unit: r2,
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1507,18 +1489,16 @@ pub struct EdgeFeatureRequirement {
     /// Wire name `requiredFw`; `string`; optional.
     pub required_fw: Option<String>,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EdgeFeatureRequirement {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("featureName", &v.feature_name);
+        w.optional("requiredFw", &v.required_fw);
+    }
+}
 impl serde::Serialize for EdgeFeatureRequirement {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeFeatureRequirement,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("featureName", &v.feature_name);
-            w.optional("requiredFw", &v.required_fw);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeFeatureRequirement {
@@ -1527,16 +1507,11 @@ impl<'de> serde::Deserialize<'de> for EdgeFeatureRequirement {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EdgeFeatureRequirement,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EdgeFeatureRequirement {
+        ) -> Option<EdgeFeatureRequirement> {
+            Some(EdgeFeatureRequirement {
                 feature_name: f.optional("featureName"),
                 required_fw: f.optional("requiredFw"),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1578,18 +1553,16 @@ pub struct EdgeIncompatibleDevices {
     pub count: Option<i64>,
     pub firmware: Option<String>,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EdgeIncompatibleDevices {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("count", &v.count);
+        w.optional("firmware", &v.firmware);
+    }
+}
 impl serde::Serialize for EdgeIncompatibleDevices {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeIncompatibleDevices,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("count", &v.count);
-            w.optional("firmware", &v.firmware);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeIncompatibleDevices {
@@ -1598,16 +1571,11 @@ impl<'de> serde::Deserialize<'de> for EdgeIncompatibleDevices {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EdgeIncompatibleDevices,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EdgeIncompatibleDevices {
+        ) -> Option<EdgeIncompatibleDevices> {
+            Some(EdgeIncompatibleDevices {
                 count: f.optional("count"),
                 firmware: f.optional("firmware"),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1652,19 +1620,17 @@ pub struct EdgeIncompatibleFeature {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EdgeIncompatibleFeature {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("featureRequirement", &v.feature_requirement);
+        w.optional_list("incompatibleDevices", &v.incompatible_devices);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EdgeIncompatibleFeature {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeIncompatibleFeature,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("featureRequirement", &v.feature_requirement);
-            w.optional_list("incompatibleDevices", &v.incompatible_devices);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeIncompatibleFeature {
@@ -1673,17 +1639,12 @@ impl<'de> serde::Deserialize<'de> for EdgeIncompatibleFeature {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EdgeIncompatibleFeature,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EdgeIncompatibleFeature {
+        ) -> Option<EdgeIncompatibleFeature> {
+            Some(EdgeIncompatibleFeature {
                 feature_requirement: f.optional("featureRequirement"),
                 incompatible_devices: f.optional_list("incompatibleDevices"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1735,20 +1696,18 @@ pub struct EdgeMdnsProxyProfile {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EdgeMdnsProxyProfile {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional_list("forwardingRules", &v.forwarding_rules);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EdgeMdnsProxyProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeMdnsProxyProfile,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional_list("forwardingRules", &v.forwarding_rules);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeMdnsProxyProfile {
@@ -1757,18 +1716,16 @@ impl<'de> serde::Deserialize<'de> for EdgeMdnsProxyProfile {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EdgeMdnsProxyProfile,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EdgeMdnsProxyProfile {
+        ) -> Option<EdgeMdnsProxyProfile> {
+            let Some(r0) = f.required("name") else {
+                return None;
+            };
+            Some(EdgeMdnsProxyProfile {
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: r0,
                 forwarding_rules: f.optional_list("forwardingRules"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1821,22 +1778,21 @@ pub struct EdgeMdnsProxyProfileForwardingRule {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for EdgeMdnsProxyProfileForwardingRule {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("serviceType", &v.service_type);
+        w.optional("mdnsName", &v.mdns_name);
+        w.optional("mdnsProtocol", &v.mdns_protocol);
+        w.optional("fromVlan", &v.from_vlan);
+        w.optional("toVlan", &v.to_vlan);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EdgeMdnsProxyProfileForwardingRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeMdnsProxyProfileForwardingRule,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("serviceType", &v.service_type);
-            w.optional("mdnsName", &v.mdns_name);
-            w.optional("mdnsProtocol", &v.mdns_protocol);
-            w.optional("fromVlan", &v.from_vlan);
-            w.optional("toVlan", &v.to_vlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeMdnsProxyProfileForwardingRule {
@@ -1845,20 +1801,18 @@ impl<'de> serde::Deserialize<'de> for EdgeMdnsProxyProfileForwardingRule {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EdgeMdnsProxyProfileForwardingRule,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EdgeMdnsProxyProfileForwardingRule {
-                service_type: f.required("serviceType")?,
+        ) -> Option<EdgeMdnsProxyProfileForwardingRule> {
+            let Some(r0) = f.required("serviceType") else {
+                return None;
+            };
+            Some(EdgeMdnsProxyProfileForwardingRule {
+                service_type: r0,
                 mdns_name: f.optional("mdnsName"),
                 mdns_protocol: f.optional("mdnsProtocol"),
                 from_vlan: f.optional("fromVlan"),
                 to_vlan: f.optional("toVlan"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2059,18 +2013,16 @@ pub struct EdgeSdLanGuestSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EdgeSdLanGuestSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("isGuestTunnelEnabled", &v.is_guest_tunnel_enabled);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EdgeSdLanGuestSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeSdLanGuestSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("isGuestTunnelEnabled", &v.is_guest_tunnel_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeSdLanGuestSettings {
@@ -2079,16 +2031,11 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanGuestSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EdgeSdLanGuestSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EdgeSdLanGuestSettings {
+        ) -> Option<EdgeSdLanGuestSettings> {
+            Some(EdgeSdLanGuestSettings {
                 is_guest_tunnel_enabled: f.optional("isGuestTunnelEnabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2130,18 +2077,16 @@ pub struct EdgeSdLanNetworkActivation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EdgeSdLanNetworkActivation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("isGuestTunnelUtilized", &v.is_guest_tunnel_utilized);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EdgeSdLanNetworkActivation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeSdLanNetworkActivation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("isGuestTunnelUtilized", &v.is_guest_tunnel_utilized);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeSdLanNetworkActivation {
@@ -2150,16 +2095,11 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanNetworkActivation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EdgeSdLanNetworkActivation,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EdgeSdLanNetworkActivation {
+        ) -> Option<EdgeSdLanNetworkActivation> {
+            Some(EdgeSdLanNetworkActivation {
                 is_guest_tunnel_utilized: f.optional("isGuestTunnelUtilized"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2209,20 +2149,18 @@ pub struct EdgeSdLanService {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EdgeSdLanService {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("edgeClusterId", &v.edge_cluster_id);
+        w.field("name", &v.name);
+        w.field("tunnelProfileId", &v.tunnel_profile_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EdgeSdLanService {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeSdLanService,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("edgeClusterId", &v.edge_cluster_id);
-            w.field("name", &v.name);
-            w.field("tunnelProfileId", &v.tunnel_profile_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeSdLanService {
@@ -2231,14 +2169,20 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanService {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<EdgeSdLanService, ruckus_one_runtime::internal::object::FieldError> {
-            let value = EdgeSdLanService {
-                edge_cluster_id: f.required("edgeClusterId")?,
-                name: f.required("name")?,
-                tunnel_profile_id: f.required("tunnelProfileId")?,
-                additional_fields: f.rest(),
+        ) -> Option<EdgeSdLanService> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("edgeClusterId"),
+                f.required("name"),
+                f.required("tunnelProfileId"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(EdgeSdLanService {
+                edge_cluster_id: r0,
+                name: r1,
+                tunnel_profile_id: r2,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2317,56 +2261,51 @@ pub struct EdgeSdLanStatus {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EdgeSdLanStatus {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("tenantId", &v.tenant_id);
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("venueId", &v.venue_id);
+        w.optional("venueName", &v.venue_name);
+        w.optional("edgeId", &v.edge_id);
+        w.optional("edgeName", &v.edge_name);
+        w.optional("edgeClusterId", &v.edge_cluster_id);
+        w.optional("edgeClusterName", &v.edge_cluster_name);
+        w.optional("guestEdgeId", &v.guest_edge_id);
+        w.optional("guestEdgeName", &v.guest_edge_name);
+        w.optional("guestEdgeClusterId", &v.guest_edge_cluster_id);
+        w.optional("guestEdgeClusterName", &v.guest_edge_cluster_name);
+        w.optional("tunnelProfileId", &v.tunnel_profile_id);
+        w.optional("guestTunnelProfileId", &v.guest_tunnel_profile_id);
+        w.optional("tunnelProfileName", &v.tunnel_profile_name);
+        w.optional("guestTunnelProfileName", &v.guest_tunnel_profile_name);
+        w.optional_list("networkIds", &v.network_ids);
+        w.optional_list("guestNetworkIds", &v.guest_network_ids);
+        w.optional_list("networkInfos", &v.network_infos);
+        w.optional_list("guestNetworkInfos", &v.guest_network_infos);
+        w.optional_list("tunneledWlans", &v.tunneled_wlans);
+        w.optional_list("tunneledGuestWlans", &v.tunneled_guest_wlans);
+        w.optional("isGuestTunnelEnabled", &v.is_guest_tunnel_enabled);
+        w.optional("corePortMac", &v.core_port_mac);
+        w.optional("edgeAlarmSummary", &v.edge_alarm_summary);
+        w.optional("serviceVersion", &v.service_version);
+        w.optional("vlanNum", &v.vlan_num);
+        w.optional("vxlanTunnelNum", &v.vxlan_tunnel_num);
+        w.optional("guestVlanNum", &v.guest_vlan_num);
+        w.optional("guestVxlanTunnelNum", &v.guest_vxlan_tunnel_num);
+        w.optional_list("vlans", &v.vlans);
+        w.optional_list("guestVlans", &v.guest_vlans);
+        w.optional("timestamp", &v.timestamp);
+        w.optional_list("edgeClusterTunnelInfo", &v.edge_cluster_tunnel_info);
+        w.optional_list("guestEdgeClusterTunnelInfo", &v.guest_edge_cluster_tunnel_info);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EdgeSdLanStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeSdLanStatus,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("venueId", &v.venue_id);
-            w.optional("venueName", &v.venue_name);
-            w.optional("edgeId", &v.edge_id);
-            w.optional("edgeName", &v.edge_name);
-            w.optional("edgeClusterId", &v.edge_cluster_id);
-            w.optional("edgeClusterName", &v.edge_cluster_name);
-            w.optional("guestEdgeId", &v.guest_edge_id);
-            w.optional("guestEdgeName", &v.guest_edge_name);
-            w.optional("guestEdgeClusterId", &v.guest_edge_cluster_id);
-            w.optional("guestEdgeClusterName", &v.guest_edge_cluster_name);
-            w.optional("tunnelProfileId", &v.tunnel_profile_id);
-            w.optional("guestTunnelProfileId", &v.guest_tunnel_profile_id);
-            w.optional("tunnelProfileName", &v.tunnel_profile_name);
-            w.optional("guestTunnelProfileName", &v.guest_tunnel_profile_name);
-            w.optional_list("networkIds", &v.network_ids);
-            w.optional_list("guestNetworkIds", &v.guest_network_ids);
-            w.optional_list("networkInfos", &v.network_infos);
-            w.optional_list("guestNetworkInfos", &v.guest_network_infos);
-            w.optional_list("tunneledWlans", &v.tunneled_wlans);
-            w.optional_list("tunneledGuestWlans", &v.tunneled_guest_wlans);
-            w.optional("isGuestTunnelEnabled", &v.is_guest_tunnel_enabled);
-            w.optional("corePortMac", &v.core_port_mac);
-            w.optional("edgeAlarmSummary", &v.edge_alarm_summary);
-            w.optional("serviceVersion", &v.service_version);
-            w.optional("vlanNum", &v.vlan_num);
-            w.optional("vxlanTunnelNum", &v.vxlan_tunnel_num);
-            w.optional("guestVlanNum", &v.guest_vlan_num);
-            w.optional("guestVxlanTunnelNum", &v.guest_vxlan_tunnel_num);
-            w.optional_list("vlans", &v.vlans);
-            w.optional_list("guestVlans", &v.guest_vlans);
-            w.optional("timestamp", &v.timestamp);
-            w.optional_list("edgeClusterTunnelInfo", &v.edge_cluster_tunnel_info);
-            w.optional_list(
-                "guestEdgeClusterTunnelInfo",
-                &v.guest_edge_cluster_tunnel_info,
-            );
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeSdLanStatus {
@@ -2375,8 +2314,8 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanStatus {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<EdgeSdLanStatus, ruckus_one_runtime::internal::object::FieldError> {
-            let value = EdgeSdLanStatus {
+        ) -> Option<EdgeSdLanStatus> {
+            Some(EdgeSdLanStatus {
                 tenant_id: f.optional("tenantId"),
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -2415,9 +2354,7 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanStatus {
                 guest_edge_cluster_tunnel_info: f
                     .optional_list("guestEdgeClusterTunnelInfo"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2685,22 +2622,17 @@ pub struct EdgeServiceCompatibility {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EdgeServiceCompatibility {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("serviceId", &v.service_id);
+        w.optional_list("clusterEdgeCompatibilities", &v.cluster_edge_compatibilities);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EdgeServiceCompatibility {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeServiceCompatibility,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("serviceId", &v.service_id);
-            w.optional_list(
-                "clusterEdgeCompatibilities",
-                &v.cluster_edge_compatibilities,
-            );
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibility {
@@ -2709,18 +2641,13 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibility {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EdgeServiceCompatibility,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EdgeServiceCompatibility {
+        ) -> Option<EdgeServiceCompatibility> {
+            Some(EdgeServiceCompatibility {
                 service_id: f.optional("serviceId"),
                 cluster_edge_compatibilities: f
                     .optional_list("clusterEdgeCompatibilities"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2768,17 +2695,16 @@ pub struct EdgeServiceCompatibilityFilters {
     /// Wire name `serviceIds`; `array<string>`; optional.
     pub service_ids: Option<Vec<String>>,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for EdgeServiceCompatibilityFilters {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("serviceIds", &v.service_ids);
+    }
+}
 impl serde::Serialize for EdgeServiceCompatibilityFilters {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeServiceCompatibilityFilters,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("serviceIds", &v.service_ids);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityFilters {
@@ -2787,15 +2713,10 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityFilters {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EdgeServiceCompatibilityFilters,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EdgeServiceCompatibilityFilters {
+        ) -> Option<EdgeServiceCompatibilityFilters> {
+            Some(EdgeServiceCompatibilityFilters {
                 service_ids: f.optional_list("serviceIds"),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2831,18 +2752,17 @@ pub struct EdgeServiceCompatibilityQuery {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for EdgeServiceCompatibilityQuery {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("filters", &v.filters);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EdgeServiceCompatibilityQuery {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeServiceCompatibilityQuery,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("filters", &v.filters);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityQuery {
@@ -2851,16 +2771,11 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityQuery {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EdgeServiceCompatibilityQuery,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EdgeServiceCompatibilityQuery {
+        ) -> Option<EdgeServiceCompatibilityQuery> {
+            Some(EdgeServiceCompatibilityQuery {
                 filters: f.optional("filters"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2905,18 +2820,17 @@ pub struct EdgeServiceCompatibilityResult {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for EdgeServiceCompatibilityResult {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("compatibilities", &v.compatibilities);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EdgeServiceCompatibilityResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeServiceCompatibilityResult,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("compatibilities", &v.compatibilities);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityResult {
@@ -2925,16 +2839,11 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityResult {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EdgeServiceCompatibilityResult,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EdgeServiceCompatibilityResult {
+        ) -> Option<EdgeServiceCompatibilityResult> {
+            Some(EdgeServiceCompatibilityResult {
                 compatibilities: f.optional_list("compatibilities"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2991,21 +2900,19 @@ pub struct EdgeSubInterfacePage {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EdgeSubInterfacePage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("content", &v.content);
+        w.optional("page", &v.page);
+        w.optional("pageSize", &v.page_size);
+        w.optional("totalCount", &v.total_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EdgeSubInterfacePage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeSubInterfacePage,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("content", &v.content);
-            w.optional("page", &v.page);
-            w.optional("pageSize", &v.page_size);
-            w.optional("totalCount", &v.total_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeSubInterfacePage {
@@ -3014,19 +2921,14 @@ impl<'de> serde::Deserialize<'de> for EdgeSubInterfacePage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EdgeSubInterfacePage,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EdgeSubInterfacePage {
+        ) -> Option<EdgeSubInterfacePage> {
+            Some(EdgeSubInterfacePage {
                 content: f.optional_list("content"),
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
                 total_count: f.optional("totalCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3085,20 +2987,18 @@ pub struct EdgeTunnelInfo {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EdgeTunnelInfo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("serialNumber", &v.serial_number);
+        w.optional("activeApCount", &v.active_ap_count);
+        w.optional("allocatedApCount", &v.allocated_ap_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EdgeTunnelInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeTunnelInfo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("serialNumber", &v.serial_number);
-            w.optional("activeApCount", &v.active_ap_count);
-            w.optional("allocatedApCount", &v.allocated_ap_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeTunnelInfo {
@@ -3107,15 +3007,13 @@ impl<'de> serde::Deserialize<'de> for EdgeTunnelInfo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<EdgeTunnelInfo, ruckus_one_runtime::internal::object::FieldError> {
-            let value = EdgeTunnelInfo {
+        ) -> Option<EdgeTunnelInfo> {
+            Some(EdgeTunnelInfo {
                 serial_number: f.optional("serialNumber"),
                 active_ap_count: f.optional("activeApCount"),
                 allocated_ap_count: f.optional("allocatedApCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3165,19 +3063,17 @@ pub struct FallbackSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for FallbackSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("enable", &v.enable);
+        w.optional("schedule", &v.schedule);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for FallbackSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &FallbackSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("enable", &v.enable);
-            w.optional("schedule", &v.schedule);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for FallbackSettings {
@@ -3186,14 +3082,15 @@ impl<'de> serde::Deserialize<'de> for FallbackSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<FallbackSettings, ruckus_one_runtime::internal::object::FieldError> {
-            let value = FallbackSettings {
-                enable: f.required("enable")?,
+        ) -> Option<FallbackSettings> {
+            let Some(r0) = f.required("enable") else {
+                return None;
+            };
+            Some(FallbackSettings {
+                enable: r0,
                 schedule: f.optional("schedule"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3235,22 +3132,20 @@ pub struct FeatureRequirementDetails {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for FeatureRequirementDetails {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("featureName", &v.feature_name);
+        w.optional("featureGroup", &v.feature_group);
+        w.optional_list("requirements", &v.requirements);
+        w.optional("featureType", &v.feature_type);
+        w.optional("featureLevel", &v.feature_level);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for FeatureRequirementDetails {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &FeatureRequirementDetails,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("featureName", &v.feature_name);
-            w.optional("featureGroup", &v.feature_group);
-            w.optional_list("requirements", &v.requirements);
-            w.optional("featureType", &v.feature_type);
-            w.optional("featureLevel", &v.feature_level);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for FeatureRequirementDetails {
@@ -3259,20 +3154,15 @@ impl<'de> serde::Deserialize<'de> for FeatureRequirementDetails {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            FeatureRequirementDetails,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = FeatureRequirementDetails {
+        ) -> Option<FeatureRequirementDetails> {
+            Some(FeatureRequirementDetails {
                 feature_name: f.optional("featureName"),
                 feature_group: f.optional("featureGroup"),
                 requirements: f.optional_list("requirements"),
                 feature_type: f.optional("featureType"),
                 feature_level: f.optional("featureLevel"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3333,18 +3223,16 @@ pub struct FeatureSetsFilter {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for FeatureSetsFilter {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("featureNames", &v.feature_names);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for FeatureSetsFilter {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &FeatureSetsFilter,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("featureNames", &v.feature_names);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for FeatureSetsFilter {
@@ -3353,16 +3241,11 @@ impl<'de> serde::Deserialize<'de> for FeatureSetsFilter {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            FeatureSetsFilter,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = FeatureSetsFilter {
+        ) -> Option<FeatureSetsFilter> {
+            Some(FeatureSetsFilter {
                 feature_names: f.optional_list("featureNames"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3399,18 +3282,16 @@ pub struct FeatureSetsRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for FeatureSetsRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("filters", &v.filters);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for FeatureSetsRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &FeatureSetsRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("filters", &v.filters);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for FeatureSetsRequest {
@@ -3419,16 +3300,11 @@ impl<'de> serde::Deserialize<'de> for FeatureSetsRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            FeatureSetsRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = FeatureSetsRequest {
+        ) -> Option<FeatureSetsRequest> {
+            Some(FeatureSetsRequest {
                 filters: f.optional("filters"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3465,18 +3341,16 @@ pub struct FeatureSetsResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for FeatureSetsResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("featureSets", &v.feature_sets);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for FeatureSetsResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &FeatureSetsResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("featureSets", &v.feature_sets);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for FeatureSetsResponse {
@@ -3485,16 +3359,11 @@ impl<'de> serde::Deserialize<'de> for FeatureSetsResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            FeatureSetsResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = FeatureSetsResponse {
+        ) -> Option<FeatureSetsResponse> {
+            Some(FeatureSetsResponse {
                 feature_sets: f.optional_list("featureSets"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3538,20 +3407,18 @@ pub struct GuestEdgeTunnelInfo {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for GuestEdgeTunnelInfo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("serialNumber", &v.serial_number);
+        w.optional("activeNodeCount", &v.active_node_count);
+        w.optional("allocatedNodeCount", &v.allocated_node_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for GuestEdgeTunnelInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &GuestEdgeTunnelInfo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("serialNumber", &v.serial_number);
-            w.optional("activeNodeCount", &v.active_node_count);
-            w.optional("allocatedNodeCount", &v.allocated_node_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for GuestEdgeTunnelInfo {
@@ -3560,18 +3427,13 @@ impl<'de> serde::Deserialize<'de> for GuestEdgeTunnelInfo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            GuestEdgeTunnelInfo,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = GuestEdgeTunnelInfo {
+        ) -> Option<GuestEdgeTunnelInfo> {
+            Some(GuestEdgeTunnelInfo {
                 serial_number: f.optional("serialNumber"),
                 active_node_count: f.optional("activeNodeCount"),
                 allocated_node_count: f.optional("allocatedNodeCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3674,19 +3536,17 @@ pub struct HighAvailabilitySettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for HighAvailabilitySettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("fallbackSettings", &v.fallback_settings);
+        w.field("loadDistribution", &v.load_distribution);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for HighAvailabilitySettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &HighAvailabilitySettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("fallbackSettings", &v.fallback_settings);
-            w.field("loadDistribution", &v.load_distribution);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for HighAvailabilitySettings {
@@ -3695,16 +3555,18 @@ impl<'de> serde::Deserialize<'de> for HighAvailabilitySettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            HighAvailabilitySettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = HighAvailabilitySettings {
-                fallback_settings: f.required("fallbackSettings")?,
-                load_distribution: f.required("loadDistribution")?,
-                additional_fields: f.rest(),
+        ) -> Option<HighAvailabilitySettings> {
+            let (Some(r0), Some(r1)) = (
+                f.required("fallbackSettings"),
+                f.required("loadDistribution"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(HighAvailabilitySettings {
+                fallback_settings: r0,
+                load_distribution: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3797,36 +3659,40 @@ pub struct Host {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Host {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("hostName", &v.host_name);
+        w.field("mac", &v.mac);
+        w.field("fixedAddress", &v.fixed_address);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Host {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Host, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.field("hostName", &v.host_name);
-            w.field("mac", &v.mac);
-            w.field("fixedAddress", &v.fixed_address);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Host {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Host, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Host {
-                id: f.optional("id"),
-                host_name: f.required("hostName")?,
-                mac: f.required("mac")?,
-                fixed_address: f.required("fixedAddress")?,
-                additional_fields: f.rest(),
+        fn fields(f: &mut ruckus_one_runtime::internal::object::Fields) -> Option<Host> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("hostName"),
+                f.required("mac"),
+                f.required("fixedAddress"),
+            ) else {
+                return None;
             };
-            f.check()?;
-            Ok(value)
+            Some(Host {
+                id: f.optional("id"),
+                host_name: r0,
+                mac: r1,
+                fixed_address: r2,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3868,19 +3734,17 @@ pub struct IncompatibleDevice {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for IncompatibleDevice {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("firmware", &v.firmware);
+        w.optional("count", &v.count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for IncompatibleDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &IncompatibleDevice,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("firmware", &v.firmware);
-            w.optional("count", &v.count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for IncompatibleDevice {
@@ -3889,17 +3753,12 @@ impl<'de> serde::Deserialize<'de> for IncompatibleDevice {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            IncompatibleDevice,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = IncompatibleDevice {
+        ) -> Option<IncompatibleDevice> {
+            Some(IncompatibleDevice {
                 firmware: f.optional("firmware"),
                 count: f.optional("count"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3947,23 +3806,21 @@ pub struct IncompatibleFeature {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for IncompatibleFeature {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("featureName", &v.feature_name);
+        w.optional("featureGroup", &v.feature_group);
+        w.optional("featureType", &v.feature_type);
+        w.optional("featureLevel", &v.feature_level);
+        w.optional_list("requirements", &v.requirements);
+        w.optional_list("incompatibleDevices", &v.incompatible_devices);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for IncompatibleFeature {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &IncompatibleFeature,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("featureName", &v.feature_name);
-            w.optional("featureGroup", &v.feature_group);
-            w.optional("featureType", &v.feature_type);
-            w.optional("featureLevel", &v.feature_level);
-            w.optional_list("requirements", &v.requirements);
-            w.optional_list("incompatibleDevices", &v.incompatible_devices);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for IncompatibleFeature {
@@ -3972,11 +3829,8 @@ impl<'de> serde::Deserialize<'de> for IncompatibleFeature {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            IncompatibleFeature,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = IncompatibleFeature {
+        ) -> Option<IncompatibleFeature> {
+            Some(IncompatibleFeature {
                 feature_name: f.optional("featureName"),
                 feature_group: f.optional("featureGroup"),
                 feature_type: f.optional("featureType"),
@@ -3984,9 +3838,7 @@ impl<'de> serde::Deserialize<'de> for IncompatibleFeature {
                 requirements: f.optional_list("requirements"),
                 incompatible_devices: f.optional_list("incompatibleDevices"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4062,22 +3914,20 @@ pub struct IncompatibleInfo {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for IncompatibleInfo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("identityType", &v.identity_type);
+        w.optional("id", &v.id);
+        w.optional_list("incompatibleFeatures", &v.incompatible_features);
+        w.optional("total", &v.total);
+        w.optional("incompatible", &v.incompatible);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for IncompatibleInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &IncompatibleInfo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("identityType", &v.identity_type);
-            w.optional("id", &v.id);
-            w.optional_list("incompatibleFeatures", &v.incompatible_features);
-            w.optional("total", &v.total);
-            w.optional("incompatible", &v.incompatible);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for IncompatibleInfo {
@@ -4086,17 +3936,15 @@ impl<'de> serde::Deserialize<'de> for IncompatibleInfo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<IncompatibleInfo, ruckus_one_runtime::internal::object::FieldError> {
-            let value = IncompatibleInfo {
+        ) -> Option<IncompatibleInfo> {
+            Some(IncompatibleInfo {
                 identity_type: f.optional("identityType"),
                 id: f.optional("id"),
                 incompatible_features: f.optional_list("incompatibleFeatures"),
                 total: f.optional("total"),
                 incompatible: f.optional("incompatible"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4214,16 +4062,17 @@ pub struct LagMember {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LagMember {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("portId", &v.port_id);
+        w.optional("portEnabled", &v.port_enabled);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LagMember {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LagMember, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("portId", &v.port_id);
-            w.optional("portEnabled", &v.port_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LagMember {
@@ -4232,14 +4081,12 @@ impl<'de> serde::Deserialize<'de> for LagMember {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<LagMember, ruckus_one_runtime::internal::object::FieldError> {
-            let value = LagMember {
+        ) -> Option<LagMember> {
+            Some(LagMember {
                 port_id: f.optional("portId"),
                 port_enabled: f.optional("portEnabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4294,26 +4141,24 @@ pub struct LagSubInterface {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LagSubInterface {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("vlan", &v.vlan);
+        w.field("portType", &v.port_type);
+        w.optional("ipMode", &v.ip_mode);
+        w.optional("ip", &v.ip);
+        w.optional("subnet", &v.subnet);
+        w.optional("gateway", &v.gateway);
+        w.optional("corePortEnabled", &v.core_port_enabled);
+        w.optional("accessPortEnabled", &v.access_port_enabled);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LagSubInterface {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LagSubInterface,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("vlan", &v.vlan);
-            w.field("portType", &v.port_type);
-            w.optional("ipMode", &v.ip_mode);
-            w.optional("ip", &v.ip);
-            w.optional("subnet", &v.subnet);
-            w.optional("gateway", &v.gateway);
-            w.optional("corePortEnabled", &v.core_port_enabled);
-            w.optional("accessPortEnabled", &v.access_port_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LagSubInterface {
@@ -4322,11 +4167,14 @@ impl<'de> serde::Deserialize<'de> for LagSubInterface {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<LagSubInterface, ruckus_one_runtime::internal::object::FieldError> {
-            let value = LagSubInterface {
+        ) -> Option<LagSubInterface> {
+            let (Some(r0), Some(r1)) = (f.required("vlan"), f.required("portType")) else {
+                return None;
+            };
+            Some(LagSubInterface {
                 id: f.optional("id"),
-                vlan: f.required("vlan")?,
-                port_type: f.required("portType")?,
+                vlan: r0,
+                port_type: r1,
                 ip_mode: f.optional("ipMode"),
                 ip: f.optional("ip"),
                 subnet: f.optional("subnet"),
@@ -4334,9 +4182,7 @@ impl<'de> serde::Deserialize<'de> for LagSubInterface {
                 core_port_enabled: f.optional("corePortEnabled"),
                 access_port_enabled: f.optional("accessPortEnabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4414,20 +4260,18 @@ pub struct LagSubInterfaceResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LagSubInterfaceResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("lagId", &v.lag_id);
+        w.field("lagName", &v.lag_name);
+        w.list("subInterfaces", &v.sub_interfaces);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LagSubInterfaceResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LagSubInterfaceResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("lagId", &v.lag_id);
-            w.field("lagName", &v.lag_name);
-            w.list("subInterfaces", &v.sub_interfaces);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LagSubInterfaceResponse {
@@ -4436,17 +4280,20 @@ impl<'de> serde::Deserialize<'de> for LagSubInterfaceResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            LagSubInterfaceResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = LagSubInterfaceResponse {
-                lag_id: f.required("lagId")?,
-                lag_name: f.required("lagName")?,
-                sub_interfaces: f.required_list("subInterfaces")?,
-                additional_fields: f.rest(),
+        ) -> Option<LagSubInterfaceResponse> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("lagId"),
+                f.required("lagName"),
+                f.required_list("subInterfaces"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(LagSubInterfaceResponse {
+                lag_id: r0,
+                lag_name: r1,
+                sub_interfaces: r2,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4509,35 +4356,33 @@ pub struct LinkAggregationGroup {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LinkAggregationGroup {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("id", &v.id);
+        w.optional("description", &v.description);
+        w.optional("lagType", &v.lag_type);
+        w.field("lacpMode", &v.lacp_mode);
+        w.field("lacpTimeout", &v.lacp_timeout);
+        w.optional_list("lagMembers", &v.lag_members);
+        w.field("portType", &v.port_type);
+        w.optional("ipMode", &v.ip_mode);
+        w.optional("ip", &v.ip);
+        w.optional("subnet", &v.subnet);
+        w.optional("gateway", &v.gateway);
+        w.optional("corePortEnabled", &v.core_port_enabled);
+        w.optional("accessPortEnabled", &v.access_port_enabled);
+        w.optional("natEnabled", &v.nat_enabled);
+        w.optional_list("natPools", &v.nat_pools);
+        w.field("lagEnabled", &v.lag_enabled);
+        w.optional("reportIp", &v.report_ip);
+        w.optional("reportSubnet", &v.report_subnet);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LinkAggregationGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LinkAggregationGroup,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("id", &v.id);
-            w.optional("description", &v.description);
-            w.optional("lagType", &v.lag_type);
-            w.field("lacpMode", &v.lacp_mode);
-            w.field("lacpTimeout", &v.lacp_timeout);
-            w.optional_list("lagMembers", &v.lag_members);
-            w.field("portType", &v.port_type);
-            w.optional("ipMode", &v.ip_mode);
-            w.optional("ip", &v.ip);
-            w.optional("subnet", &v.subnet);
-            w.optional("gateway", &v.gateway);
-            w.optional("corePortEnabled", &v.core_port_enabled);
-            w.optional("accessPortEnabled", &v.access_port_enabled);
-            w.optional("natEnabled", &v.nat_enabled);
-            w.optional_list("natPools", &v.nat_pools);
-            w.field("lagEnabled", &v.lag_enabled);
-            w.optional("reportIp", &v.report_ip);
-            w.optional("reportSubnet", &v.report_subnet);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LinkAggregationGroup {
@@ -4546,18 +4391,24 @@ impl<'de> serde::Deserialize<'de> for LinkAggregationGroup {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            LinkAggregationGroup,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = LinkAggregationGroup {
-                id: f.required("id")?,
+        ) -> Option<LinkAggregationGroup> {
+            let (Some(r0), Some(r1), Some(r2), Some(r3), Some(r4)) = (
+                f.required("id"),
+                f.required("lacpMode"),
+                f.required("lacpTimeout"),
+                f.required("portType"),
+                f.required("lagEnabled"),
+            ) else {
+                return None;
+            };
+            Some(LinkAggregationGroup {
+                id: r0,
                 description: f.optional("description"),
                 lag_type: f.optional("lagType"),
-                lacp_mode: f.required("lacpMode")?,
-                lacp_timeout: f.required("lacpTimeout")?,
+                lacp_mode: r1,
+                lacp_timeout: r2,
                 lag_members: f.optional_list("lagMembers"),
-                port_type: f.required("portType")?,
+                port_type: r3,
                 ip_mode: f.optional("ipMode"),
                 ip: f.optional("ip"),
                 subnet: f.optional("subnet"),
@@ -4566,13 +4417,11 @@ impl<'de> serde::Deserialize<'de> for LinkAggregationGroup {
                 access_port_enabled: f.optional("accessPortEnabled"),
                 nat_enabled: f.optional("natEnabled"),
                 nat_pools: f.optional_list("natPools"),
-                lag_enabled: f.required("lagEnabled")?,
+                lag_enabled: r4,
                 report_ip: f.optional("reportIp"),
                 report_subnet: f.optional("reportSubnet"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4918,23 +4767,21 @@ pub struct LinkHealthCheckPolicy {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LinkHealthCheckPolicy {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("protocol", &v.protocol);
+        w.list("targetIpAddresses", &v.target_ip_addresses);
+        w.field("linkDownCriteria", &v.link_down_criteria);
+        w.field("intervalSeconds", &v.interval_seconds);
+        w.field("maxCountToDown", &v.max_count_to_down);
+        w.field("maxCountToUp", &v.max_count_to_up);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LinkHealthCheckPolicy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LinkHealthCheckPolicy,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("protocol", &v.protocol);
-            w.list("targetIpAddresses", &v.target_ip_addresses);
-            w.field("linkDownCriteria", &v.link_down_criteria);
-            w.field("intervalSeconds", &v.interval_seconds);
-            w.field("maxCountToDown", &v.max_count_to_down);
-            w.field("maxCountToUp", &v.max_count_to_up);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LinkHealthCheckPolicy {
@@ -4943,20 +4790,26 @@ impl<'de> serde::Deserialize<'de> for LinkHealthCheckPolicy {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            LinkHealthCheckPolicy,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = LinkHealthCheckPolicy {
-                protocol: f.required("protocol")?,
-                target_ip_addresses: f.required_list("targetIpAddresses")?,
-                link_down_criteria: f.required("linkDownCriteria")?,
-                interval_seconds: f.required("intervalSeconds")?,
-                max_count_to_down: f.required("maxCountToDown")?,
-                max_count_to_up: f.required("maxCountToUp")?,
-                additional_fields: f.rest(),
+        ) -> Option<LinkHealthCheckPolicy> {
+            let (Some(r0), Some(r1), Some(r2), Some(r3), Some(r4), Some(r5)) = (
+                f.required("protocol"),
+                f.required_list("targetIpAddresses"),
+                f.required("linkDownCriteria"),
+                f.required("intervalSeconds"),
+                f.required("maxCountToDown"),
+                f.required("maxCountToUp"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(LinkHealthCheckPolicy {
+                protocol: r0,
+                target_ip_addresses: r1,
+                link_down_criteria: r2,
+                interval_seconds: r3,
+                max_count_to_down: r4,
+                max_count_to_up: r5,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5165,16 +5018,17 @@ pub struct NatPool {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for NatPool {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("startIpAddress", &v.start_ip_address);
+        w.optional("endIpAddress", &v.end_ip_address);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for NatPool {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &NatPool, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("startIpAddress", &v.start_ip_address);
-            w.optional("endIpAddress", &v.end_ip_address);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for NatPool {
@@ -5183,14 +5037,12 @@ impl<'de> serde::Deserialize<'de> for NatPool {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<NatPool, ruckus_one_runtime::internal::object::FieldError> {
-            let value = NatPool {
+        ) -> Option<NatPool> {
+            Some(NatPool {
                 start_ip_address: f.optional("startIpAddress"),
                 end_ip_address: f.optional("endIpAddress"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5234,19 +5086,17 @@ pub struct NetworkInfo {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for NetworkInfo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("networkId", &v.network_id);
+        w.optional("networkName", &v.network_name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for NetworkInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NetworkInfo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("networkId", &v.network_id);
-            w.optional("networkName", &v.network_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for NetworkInfo {
@@ -5255,14 +5105,12 @@ impl<'de> serde::Deserialize<'de> for NetworkInfo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<NetworkInfo, ruckus_one_runtime::internal::object::FieldError> {
-            let value = NetworkInfo {
+        ) -> Option<NetworkInfo> {
+            Some(NetworkInfo {
                 network_id: f.optional("networkId"),
                 network_name: f.optional("networkName"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5308,19 +5156,17 @@ pub struct NodeLagSubInterface {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for NodeLagSubInterface {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("lagId", &v.lag_id);
+        w.list("subInterfaces", &v.sub_interfaces);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for NodeLagSubInterface {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NodeLagSubInterface,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("lagId", &v.lag_id);
-            w.list("subInterfaces", &v.sub_interfaces);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for NodeLagSubInterface {
@@ -5329,16 +5175,18 @@ impl<'de> serde::Deserialize<'de> for NodeLagSubInterface {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            NodeLagSubInterface,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = NodeLagSubInterface {
-                lag_id: f.required("lagId")?,
-                sub_interfaces: f.required_list("subInterfaces")?,
-                additional_fields: f.rest(),
+        ) -> Option<NodeLagSubInterface> {
+            let (Some(r0), Some(r1)) = (
+                f.required("lagId"),
+                f.required_list("subInterfaces"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(NodeLagSubInterface {
+                lag_id: r0,
+                sub_interfaces: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5373,19 +5221,17 @@ pub struct NodePortSubInterface {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for NodePortSubInterface {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("portId", &v.port_id);
+        w.list("subInterfaces", &v.sub_interfaces);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for NodePortSubInterface {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NodePortSubInterface,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("portId", &v.port_id);
-            w.list("subInterfaces", &v.sub_interfaces);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for NodePortSubInterface {
@@ -5394,16 +5240,18 @@ impl<'de> serde::Deserialize<'de> for NodePortSubInterface {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            NodePortSubInterface,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = NodePortSubInterface {
-                port_id: f.required("portId")?,
-                sub_interfaces: f.required_list("subInterfaces")?,
-                additional_fields: f.rest(),
+        ) -> Option<NodePortSubInterface> {
+            let (Some(r0), Some(r1)) = (
+                f.required("portId"),
+                f.required_list("subInterfaces"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(NodePortSubInterface {
+                port_id: r0,
+                sub_interfaces: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5438,20 +5286,18 @@ pub struct NodeSubInterface {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for NodeSubInterface {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("serialNumber", &v.serial_number);
+        w.list("ports", &v.ports);
+        w.list("lags", &v.lags);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for NodeSubInterface {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NodeSubInterface,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("serialNumber", &v.serial_number);
-            w.list("ports", &v.ports);
-            w.list("lags", &v.lags);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for NodeSubInterface {
@@ -5460,14 +5306,20 @@ impl<'de> serde::Deserialize<'de> for NodeSubInterface {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<NodeSubInterface, ruckus_one_runtime::internal::object::FieldError> {
-            let value = NodeSubInterface {
-                serial_number: f.required("serialNumber")?,
-                ports: f.required_list("ports")?,
-                lags: f.required_list("lags")?,
-                additional_fields: f.rest(),
+        ) -> Option<NodeSubInterface> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("serialNumber"),
+                f.required_list("ports"),
+                f.required_list("lags"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(NodeSubInterface {
+                serial_number: r0,
+                ports: r1,
+                lags: r2,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5507,20 +5359,18 @@ pub struct NodeSubInterfaceResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for NodeSubInterfaceResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("serialNumber", &v.serial_number);
+        w.list("ports", &v.ports);
+        w.list("lags", &v.lags);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for NodeSubInterfaceResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NodeSubInterfaceResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("serialNumber", &v.serial_number);
-            w.list("ports", &v.ports);
-            w.list("lags", &v.lags);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for NodeSubInterfaceResponse {
@@ -5529,17 +5379,20 @@ impl<'de> serde::Deserialize<'de> for NodeSubInterfaceResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            NodeSubInterfaceResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = NodeSubInterfaceResponse {
-                serial_number: f.required("serialNumber")?,
-                ports: f.required_list("ports")?,
-                lags: f.required_list("lags")?,
-                additional_fields: f.rest(),
+        ) -> Option<NodeSubInterfaceResponse> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("serialNumber"),
+                f.required_list("ports"),
+                f.required_list("lags"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(NodeSubInterfaceResponse {
+                serial_number: r0,
+                ports: r1,
+                lags: r2,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5579,20 +5432,18 @@ pub struct OperationResponseObject {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for OperationResponseObject {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.optional_list("links", &v.links);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for OperationResponseObject {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OperationResponseObject,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.optional_list("links", &v.links);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for OperationResponseObject {
@@ -5601,18 +5452,13 @@ impl<'de> serde::Deserialize<'de> for OperationResponseObject {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            OperationResponseObject,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = OperationResponseObject {
+        ) -> Option<OperationResponseObject> {
+            Some(OperationResponseObject {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 links: f.optional_list("links"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5662,19 +5508,17 @@ pub struct PageResponseClusterResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PageResponseClusterResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("content", &v.content);
+        w.optional("paging", &v.paging);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PageResponseClusterResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PageResponseClusterResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("content", &v.content);
-            w.optional("paging", &v.paging);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PageResponseClusterResponse {
@@ -5683,17 +5527,12 @@ impl<'de> serde::Deserialize<'de> for PageResponseClusterResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PageResponseClusterResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PageResponseClusterResponse {
+        ) -> Option<PageResponseClusterResponse> {
+            Some(PageResponseClusterResponse {
                 content: f.optional_list("content"),
                 paging: f.optional("paging"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5740,17 +5579,18 @@ pub struct Paging {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Paging {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("page", &v.page);
+        w.optional("pageSize", &v.page_size);
+        w.optional("totalCount", &v.total_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Paging {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Paging, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("page", &v.page);
-            w.optional("pageSize", &v.page_size);
-            w.optional("totalCount", &v.total_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Paging {
@@ -5759,15 +5599,13 @@ impl<'de> serde::Deserialize<'de> for Paging {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Paging, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Paging {
+        ) -> Option<Paging> {
+            Some(Paging {
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
                 total_count: f.optional("totalCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5824,22 +5662,20 @@ pub struct PatchCluster {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PatchCluster {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional_list("smartEdges", &v.smart_edges);
+        w.optional_list("members", &v.members);
+        w.optional("virtualIpSettings", &v.virtual_ip_settings);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PatchCluster {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PatchCluster,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional_list("smartEdges", &v.smart_edges);
-            w.optional_list("members", &v.members);
-            w.optional("virtualIpSettings", &v.virtual_ip_settings);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PatchCluster {
@@ -5848,17 +5684,15 @@ impl<'de> serde::Deserialize<'de> for PatchCluster {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PatchCluster, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PatchCluster {
+        ) -> Option<PatchCluster> {
+            Some(PatchCluster {
                 name: f.optional("name"),
                 description: f.optional("description"),
                 smart_edges: f.optional_list("smartEdges"),
                 members: f.optional_list("members"),
                 virtual_ip_settings: f.optional("virtualIpSettings"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5930,23 +5764,21 @@ pub struct PatchClusterNetworkSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PatchClusterNetworkSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("virtualIpSettings", &v.virtual_ip_settings);
+        w.optional_list("portSettings", &v.port_settings);
+        w.optional_list("lagSettings", &v.lag_settings);
+        w.optional("highAvailabilitySettings", &v.high_availability_settings);
+        w.optional_list("subInterfaceSettings", &v.sub_interface_settings);
+        w.optional("multiWanSettings", &v.multi_wan_settings);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PatchClusterNetworkSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PatchClusterNetworkSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("virtualIpSettings", &v.virtual_ip_settings);
-            w.optional_list("portSettings", &v.port_settings);
-            w.optional_list("lagSettings", &v.lag_settings);
-            w.optional("highAvailabilitySettings", &v.high_availability_settings);
-            w.optional_list("subInterfaceSettings", &v.sub_interface_settings);
-            w.optional("multiWanSettings", &v.multi_wan_settings);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PatchClusterNetworkSettings {
@@ -5955,11 +5787,8 @@ impl<'de> serde::Deserialize<'de> for PatchClusterNetworkSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PatchClusterNetworkSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PatchClusterNetworkSettings {
+        ) -> Option<PatchClusterNetworkSettings> {
+            Some(PatchClusterNetworkSettings {
                 virtual_ip_settings: f.optional_list("virtualIpSettings"),
                 port_settings: f.optional_list("portSettings"),
                 lag_settings: f.optional_list("lagSettings"),
@@ -5967,9 +5796,7 @@ impl<'de> serde::Deserialize<'de> for PatchClusterNetworkSettings {
                 sub_interface_settings: f.optional_list("subInterfaceSettings"),
                 multi_wan_settings: f.optional("multiWanSettings"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6054,17 +5881,18 @@ pub struct PatchEdge {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PatchEdge {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("otpState", &v.otp_state);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PatchEdge {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PatchEdge, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("otpState", &v.otp_state);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PatchEdge {
@@ -6073,15 +5901,16 @@ impl<'de> serde::Deserialize<'de> for PatchEdge {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PatchEdge, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PatchEdge {
-                name: f.required("name")?,
+        ) -> Option<PatchEdge> {
+            let Some(r0) = f.required("name") else {
+                return None;
+            };
+            Some(PatchEdge {
+                name: r0,
                 description: f.optional("description"),
                 otp_state: f.optional("otpState"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6139,29 +5968,27 @@ pub struct PatchEdgeDhcpProfile {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PatchEdgeDhcpProfile {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("dhcpRelay", &v.dhcp_relay);
+        w.optional("externalDhcpServerFqdnIp", &v.external_dhcp_server_fqdn_ip);
+        w.optional("domainName", &v.domain_name);
+        w.optional("primaryDnsIp", &v.primary_dns_ip);
+        w.optional("secondaryDnsIp", &v.secondary_dns_ip);
+        w.optional_list("dhcpPools", &v.dhcp_pools);
+        w.optional_list("dhcpOptions", &v.dhcp_options);
+        w.optional_list("hosts", &v.hosts);
+        w.optional("serviceName", &v.service_name);
+        w.optional("leaseTime", &v.lease_time);
+        w.optional("leaseTimeUnit", &v.lease_time_unit);
+        w.optional("action", &v.action);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PatchEdgeDhcpProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PatchEdgeDhcpProfile,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("dhcpRelay", &v.dhcp_relay);
-            w.optional("externalDhcpServerFqdnIp", &v.external_dhcp_server_fqdn_ip);
-            w.optional("domainName", &v.domain_name);
-            w.optional("primaryDnsIp", &v.primary_dns_ip);
-            w.optional("secondaryDnsIp", &v.secondary_dns_ip);
-            w.optional_list("dhcpPools", &v.dhcp_pools);
-            w.optional_list("dhcpOptions", &v.dhcp_options);
-            w.optional_list("hosts", &v.hosts);
-            w.optional("serviceName", &v.service_name);
-            w.optional("leaseTime", &v.lease_time);
-            w.optional("leaseTimeUnit", &v.lease_time_unit);
-            w.optional("action", &v.action);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PatchEdgeDhcpProfile {
@@ -6170,11 +5997,8 @@ impl<'de> serde::Deserialize<'de> for PatchEdgeDhcpProfile {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PatchEdgeDhcpProfile,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PatchEdgeDhcpProfile {
+        ) -> Option<PatchEdgeDhcpProfile> {
+            Some(PatchEdgeDhcpProfile {
                 dhcp_relay: f.optional("dhcpRelay"),
                 external_dhcp_server_fqdn_ip: f.optional("externalDhcpServerFqdnIp"),
                 domain_name: f.optional("domainName"),
@@ -6188,9 +6012,7 @@ impl<'de> serde::Deserialize<'de> for PatchEdgeDhcpProfile {
                 lease_time_unit: f.optional("leaseTimeUnit"),
                 action: f.optional("action"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6373,23 +6195,21 @@ pub struct PersonalIdentityNetwork {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PersonalIdentityNetwork {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.field("vxlanTunnelProfileId", &v.vxlan_tunnel_profile_id);
+        w.field("edgeClusterInfo", &v.edge_cluster_info);
+        w.optional_list("accessSwitchInfos", &v.access_switch_infos);
+        w.optional_list("distributionSwitchInfos", &v.distribution_switch_infos);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PersonalIdentityNetwork {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PersonalIdentityNetwork,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.field("vxlanTunnelProfileId", &v.vxlan_tunnel_profile_id);
-            w.field("edgeClusterInfo", &v.edge_cluster_info);
-            w.optional_list("accessSwitchInfos", &v.access_switch_infos);
-            w.optional_list("distributionSwitchInfos", &v.distribution_switch_infos);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PersonalIdentityNetwork {
@@ -6398,21 +6218,23 @@ impl<'de> serde::Deserialize<'de> for PersonalIdentityNetwork {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PersonalIdentityNetwork,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PersonalIdentityNetwork {
+        ) -> Option<PersonalIdentityNetwork> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("name"),
+                f.required("vxlanTunnelProfileId"),
+                f.required("edgeClusterInfo"),
+            ) else {
+                return None;
+            };
+            Some(PersonalIdentityNetwork {
                 id: f.optional("id"),
-                name: f.required("name")?,
-                vxlan_tunnel_profile_id: f.required("vxlanTunnelProfileId")?,
-                edge_cluster_info: f.required("edgeClusterInfo")?,
+                name: r0,
+                vxlan_tunnel_profile_id: r1,
+                edge_cluster_info: r2,
                 access_switch_infos: f.optional_list("accessSwitchInfos"),
                 distribution_switch_infos: f.optional_list("distributionSwitchInfos"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6483,19 +6305,17 @@ pub struct PersonalIdentityNetworkPage {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PersonalIdentityNetworkPage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("content", &v.content);
+        w.optional("paging", &v.paging);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PersonalIdentityNetworkPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PersonalIdentityNetworkPage,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("content", &v.content);
-            w.optional("paging", &v.paging);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PersonalIdentityNetworkPage {
@@ -6504,17 +6324,12 @@ impl<'de> serde::Deserialize<'de> for PersonalIdentityNetworkPage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PersonalIdentityNetworkPage,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PersonalIdentityNetworkPage {
+        ) -> Option<PersonalIdentityNetworkPage> {
+            Some(PersonalIdentityNetworkPage {
                 content: f.optional_list("content"),
                 paging: f.optional("paging"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6581,28 +6396,26 @@ pub struct PinAccessSwitchInfo {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PinAccessSwitchInfo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("distributionSwitchId", &v.distribution_switch_id);
+        w.optional("id", &v.id);
+        w.optional("templateId", &v.template_id);
+        w.optional("uplinkInfo", &v.uplink_info);
+        w.optional("vlanId", &v.vlan_id);
+        w.optional("webAuthCustomBottom", &v.web_auth_custom_bottom);
+        w.optional("webAuthCustomLoginButton", &v.web_auth_custom_login_button);
+        w.optional("webAuthCustomTitle", &v.web_auth_custom_title);
+        w.optional("webAuthCustomTop", &v.web_auth_custom_top);
+        w.optional("webAuthPageType", &v.web_auth_page_type);
+        w.optional("webAuthPasswordLabel", &v.web_auth_password_label);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PinAccessSwitchInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PinAccessSwitchInfo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("distributionSwitchId", &v.distribution_switch_id);
-            w.optional("id", &v.id);
-            w.optional("templateId", &v.template_id);
-            w.optional("uplinkInfo", &v.uplink_info);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("webAuthCustomBottom", &v.web_auth_custom_bottom);
-            w.optional("webAuthCustomLoginButton", &v.web_auth_custom_login_button);
-            w.optional("webAuthCustomTitle", &v.web_auth_custom_title);
-            w.optional("webAuthCustomTop", &v.web_auth_custom_top);
-            w.optional("webAuthPageType", &v.web_auth_page_type);
-            w.optional("webAuthPasswordLabel", &v.web_auth_password_label);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PinAccessSwitchInfo {
@@ -6611,11 +6424,8 @@ impl<'de> serde::Deserialize<'de> for PinAccessSwitchInfo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PinAccessSwitchInfo,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PinAccessSwitchInfo {
+        ) -> Option<PinAccessSwitchInfo> {
+            Some(PinAccessSwitchInfo {
                 distribution_switch_id: f.optional("distributionSwitchId"),
                 id: f.optional("id"),
                 template_id: f.optional("templateId"),
@@ -6628,9 +6438,7 @@ impl<'de> serde::Deserialize<'de> for PinAccessSwitchInfo {
                 web_auth_page_type: f.optional("webAuthPageType"),
                 web_auth_password_label: f.optional("webAuthPasswordLabel"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6741,24 +6549,22 @@ pub struct PinDistributionSwitchInfo {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PinDistributionSwitchInfo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("loopbackInterfaceId", &v.loopback_interface_id);
+        w.optional("loopbackInterfaceIp", &v.loopback_interface_ip);
+        w.optional("loopbackInterfaceSubnetMask", &v.loopback_interface_subnet_mask);
+        w.optional("siteKeepAlive", &v.site_keep_alive);
+        w.optional("siteRetry", &v.site_retry);
+        w.optional("vlans", &v.vlans);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PinDistributionSwitchInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PinDistributionSwitchInfo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("loopbackInterfaceId", &v.loopback_interface_id);
-            w.optional("loopbackInterfaceIp", &v.loopback_interface_ip);
-            w.optional("loopbackInterfaceSubnetMask", &v.loopback_interface_subnet_mask);
-            w.optional("siteKeepAlive", &v.site_keep_alive);
-            w.optional("siteRetry", &v.site_retry);
-            w.optional("vlans", &v.vlans);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PinDistributionSwitchInfo {
@@ -6767,11 +6573,8 @@ impl<'de> serde::Deserialize<'de> for PinDistributionSwitchInfo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PinDistributionSwitchInfo,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PinDistributionSwitchInfo {
+        ) -> Option<PinDistributionSwitchInfo> {
+            Some(PinDistributionSwitchInfo {
                 id: f.optional("id"),
                 loopback_interface_id: f.optional("loopbackInterfaceId"),
                 loopback_interface_ip: f.optional("loopbackInterfaceIp"),
@@ -6781,9 +6584,7 @@ impl<'de> serde::Deserialize<'de> for PinDistributionSwitchInfo {
                 site_retry: f.optional("siteRetry"),
                 vlans: f.optional("vlans"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6876,21 +6677,19 @@ pub struct PinEdgeClusterInfo {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PinEdgeClusterInfo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("dhcpInfoId", &v.dhcp_info_id);
+        w.optional("dhcpPoolId", &v.dhcp_pool_id);
+        w.optional("edgeClusterId", &v.edge_cluster_id);
+        w.optional("segments", &v.segments);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PinEdgeClusterInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PinEdgeClusterInfo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("dhcpInfoId", &v.dhcp_info_id);
-            w.optional("dhcpPoolId", &v.dhcp_pool_id);
-            w.optional("edgeClusterId", &v.edge_cluster_id);
-            w.optional("segments", &v.segments);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PinEdgeClusterInfo {
@@ -6899,19 +6698,14 @@ impl<'de> serde::Deserialize<'de> for PinEdgeClusterInfo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PinEdgeClusterInfo,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PinEdgeClusterInfo {
+        ) -> Option<PinEdgeClusterInfo> {
+            Some(PinEdgeClusterInfo {
                 dhcp_info_id: f.optional("dhcpInfoId"),
                 dhcp_pool_id: f.optional("dhcpPoolId"),
                 edge_cluster_id: f.optional("edgeClusterId"),
                 segments: f.optional("segments"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6969,19 +6763,17 @@ pub struct PinUplinkInfo {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PinUplinkInfo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("uplinkId", &v.uplink_id);
+        w.optional("uplinkType", &v.uplink_type);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PinUplinkInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PinUplinkInfo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("uplinkId", &v.uplink_id);
-            w.optional("uplinkType", &v.uplink_type);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PinUplinkInfo {
@@ -6990,14 +6782,12 @@ impl<'de> serde::Deserialize<'de> for PinUplinkInfo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PinUplinkInfo, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PinUplinkInfo {
+        ) -> Option<PinUplinkInfo> {
+            Some(PinUplinkInfo {
                 uplink_id: f.optional("uplinkId"),
                 uplink_type: f.optional("uplinkType"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7062,47 +6852,55 @@ pub struct Port {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Port {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("id", &v.id);
+        w.field("name", &v.name);
+        w.optional("interfaceName", &v.interface_name);
+        w.field("mac", &v.mac);
+        w.field("enabled", &v.enabled);
+        w.field("portType", &v.port_type);
+        w.optional("natEnabled", &v.nat_enabled);
+        w.optional_list("natPools", &v.nat_pools);
+        w.optional("ipMode", &v.ip_mode);
+        w.optional("ip", &v.ip);
+        w.optional("subnet", &v.subnet);
+        w.optional("gateway", &v.gateway);
+        w.optional("corePortEnabled", &v.core_port_enabled);
+        w.optional("accessPortEnabled", &v.access_port_enabled);
+        w.optional("reportIp", &v.report_ip);
+        w.optional("reportSubnet", &v.report_subnet);
+        w.optional_number("maxSpeedCapa", v.max_speed_capa);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Port {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Port, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.field("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("interfaceName", &v.interface_name);
-            w.field("mac", &v.mac);
-            w.field("enabled", &v.enabled);
-            w.field("portType", &v.port_type);
-            w.optional("natEnabled", &v.nat_enabled);
-            w.optional_list("natPools", &v.nat_pools);
-            w.optional("ipMode", &v.ip_mode);
-            w.optional("ip", &v.ip);
-            w.optional("subnet", &v.subnet);
-            w.optional("gateway", &v.gateway);
-            w.optional("corePortEnabled", &v.core_port_enabled);
-            w.optional("accessPortEnabled", &v.access_port_enabled);
-            w.optional("reportIp", &v.report_ip);
-            w.optional("reportSubnet", &v.report_subnet);
-            w.optional_number("maxSpeedCapa", v.max_speed_capa);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Port {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Port, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Port {
-                id: f.required("id")?,
-                name: f.required("name")?,
+        fn fields(f: &mut ruckus_one_runtime::internal::object::Fields) -> Option<Port> {
+            let (Some(r0), Some(r1), Some(r2), Some(r3), Some(r4)) = (
+                f.required("id"),
+                f.required("name"),
+                f.required("mac"),
+                f.required("enabled"),
+                f.required("portType"),
+            ) else {
+                return None;
+            };
+            Some(Port {
+                id: r0,
+                name: r1,
                 interface_name: f.optional("interfaceName"),
-                mac: f.required("mac")?,
-                enabled: f.required("enabled")?,
-                port_type: f.required("portType")?,
+                mac: r2,
+                enabled: r3,
+                port_type: r4,
                 nat_enabled: f.optional("natEnabled"),
                 nat_pools: f.optional_list("natPools"),
                 ip_mode: f.optional("ipMode"),
@@ -7115,9 +6913,7 @@ impl<'de> serde::Deserialize<'de> for Port {
                 report_subnet: f.optional("reportSubnet"),
                 max_speed_capa: f.optional("maxSpeedCapa"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7280,15 +7076,16 @@ pub struct PortConfig {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PortConfig {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("ports", &v.ports);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PortConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PortConfig, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional_list("ports", &v.ports);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PortConfig {
@@ -7297,13 +7094,11 @@ impl<'de> serde::Deserialize<'de> for PortConfig {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PortConfig, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PortConfig {
+        ) -> Option<PortConfig> {
+            Some(PortConfig {
                 ports: f.optional_list("ports"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7342,20 +7137,18 @@ pub struct PortSubInterfaceResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PortSubInterfaceResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("portId", &v.port_id);
+        w.field("interfaceName", &v.interface_name);
+        w.list("subInterfaces", &v.sub_interfaces);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PortSubInterfaceResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PortSubInterfaceResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("portId", &v.port_id);
-            w.field("interfaceName", &v.interface_name);
-            w.list("subInterfaces", &v.sub_interfaces);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PortSubInterfaceResponse {
@@ -7364,17 +7157,20 @@ impl<'de> serde::Deserialize<'de> for PortSubInterfaceResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PortSubInterfaceResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PortSubInterfaceResponse {
-                port_id: f.required("portId")?,
-                interface_name: f.required("interfaceName")?,
-                sub_interfaces: f.required_list("subInterfaces")?,
-                additional_fields: f.rest(),
+        ) -> Option<PortSubInterfaceResponse> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("portId"),
+                f.required("interfaceName"),
+                f.required_list("subInterfaces"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(PortSubInterfaceResponse {
+                port_id: r0,
+                interface_name: r1,
+                sub_interfaces: r2,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7480,24 +7276,22 @@ pub struct QueryResponseEdgeSdLanStatus {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for QueryResponseEdgeSdLanStatus {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryResponseEdgeSdLanStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseEdgeSdLanStatus,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseEdgeSdLanStatus {
@@ -7506,11 +7300,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseEdgeSdLanStatus {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseEdgeSdLanStatus,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseEdgeSdLanStatus {
+        ) -> Option<QueryResponseEdgeSdLanStatus> {
+            Some(QueryResponseEdgeSdLanStatus {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -7519,9 +7310,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseEdgeSdLanStatus {
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7597,18 +7386,16 @@ pub struct Requirement {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Requirement {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("firmware", &v.firmware);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Requirement {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Requirement,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("firmware", &v.firmware);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Requirement {
@@ -7617,13 +7404,11 @@ impl<'de> serde::Deserialize<'de> for Requirement {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Requirement, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Requirement {
+        ) -> Option<Requirement> {
+            Some(Requirement {
                 firmware: f.optional("firmware"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7667,24 +7452,22 @@ pub struct RuckusDhcpPool {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for RuckusDhcpPool {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("poolName", &v.pool_name);
+        w.field("subnetMask", &v.subnet_mask);
+        w.optional("gatewayIp", &v.gateway_ip);
+        w.field("poolStartIp", &v.pool_start_ip);
+        w.field("poolEndIp", &v.pool_end_ip);
+        w.optional("activated", &v.activated);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for RuckusDhcpPool {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RuckusDhcpPool,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("poolName", &v.pool_name);
-            w.field("subnetMask", &v.subnet_mask);
-            w.optional("gatewayIp", &v.gateway_ip);
-            w.field("poolStartIp", &v.pool_start_ip);
-            w.field("poolEndIp", &v.pool_end_ip);
-            w.optional("activated", &v.activated);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for RuckusDhcpPool {
@@ -7693,19 +7476,25 @@ impl<'de> serde::Deserialize<'de> for RuckusDhcpPool {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<RuckusDhcpPool, ruckus_one_runtime::internal::object::FieldError> {
-            let value = RuckusDhcpPool {
+        ) -> Option<RuckusDhcpPool> {
+            let (Some(r0), Some(r1), Some(r2), Some(r3)) = (
+                f.required("poolName"),
+                f.required("subnetMask"),
+                f.required("poolStartIp"),
+                f.required("poolEndIp"),
+            ) else {
+                return None;
+            };
+            Some(RuckusDhcpPool {
                 id: f.optional("id"),
-                pool_name: f.required("poolName")?,
-                subnet_mask: f.required("subnetMask")?,
+                pool_name: r0,
+                subnet_mask: r1,
                 gateway_ip: f.optional("gatewayIp"),
-                pool_start_ip: f.required("poolStartIp")?,
-                pool_end_ip: f.required("poolEndIp")?,
+                pool_start_ip: r2,
+                pool_end_ip: r3,
                 activated: f.optional("activated"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7806,18 +7595,19 @@ pub struct Schedule {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Schedule {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("type", &v.type_);
+        w.optional("time", &v.time);
+        w.optional("weekday", &v.weekday);
+        w.optional("intervalHours", &v.interval_hours);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Schedule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Schedule, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.field("type", &v.type_);
-            w.optional("time", &v.time);
-            w.optional("weekday", &v.weekday);
-            w.optional("intervalHours", &v.interval_hours);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Schedule {
@@ -7826,16 +7616,17 @@ impl<'de> serde::Deserialize<'de> for Schedule {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Schedule, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Schedule {
-                type_: f.required("type")?,
+        ) -> Option<Schedule> {
+            let Some(r0) = f.required("type") else {
+                return None;
+            };
+            Some(Schedule {
+                type_: r0,
                 time: f.optional("time"),
                 weekday: f.optional("weekday"),
                 interval_hours: f.optional("intervalHours"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8015,18 +7806,17 @@ pub struct ServiceEdgeCompatibilityFilter {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ServiceEdgeCompatibilityFilter {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("serviceIds", &v.service_ids);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ServiceEdgeCompatibilityFilter {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ServiceEdgeCompatibilityFilter,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("serviceIds", &v.service_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityFilter {
@@ -8035,16 +7825,11 @@ impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityFilter {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ServiceEdgeCompatibilityFilter,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ServiceEdgeCompatibilityFilter {
+        ) -> Option<ServiceEdgeCompatibilityFilter> {
+            Some(ServiceEdgeCompatibilityFilter {
                 service_ids: f.optional_list("serviceIds"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8081,18 +7866,17 @@ pub struct ServiceEdgeCompatibilityRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ServiceEdgeCompatibilityRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("filters", &v.filters);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ServiceEdgeCompatibilityRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ServiceEdgeCompatibilityRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("filters", &v.filters);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityRequest {
@@ -8101,15 +7885,14 @@ impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ServiceEdgeCompatibilityRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ServiceEdgeCompatibilityRequest {
-                filters: f.required("filters")?,
-                additional_fields: f.rest(),
+        ) -> Option<ServiceEdgeCompatibilityRequest> {
+            let Some(r0) = f.required("filters") else {
+                return None;
             };
-            Ok(value)
+            Some(ServiceEdgeCompatibilityRequest {
+                filters: r0,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8141,18 +7924,17 @@ pub struct ServiceEdgeCompatibilityResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ServiceEdgeCompatibilityResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("compatibilities", &v.compatibilities);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ServiceEdgeCompatibilityResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ServiceEdgeCompatibilityResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("compatibilities", &v.compatibilities);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityResponse {
@@ -8161,16 +7943,11 @@ impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ServiceEdgeCompatibilityResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ServiceEdgeCompatibilityResponse {
+        ) -> Option<ServiceEdgeCompatibilityResponse> {
+            Some(ServiceEdgeCompatibilityResponse {
                 compatibilities: f.optional_list("compatibilities"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8211,22 +7988,17 @@ pub struct ServiceIncompatibleInfo {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ServiceIncompatibleInfo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("serviceId", &v.service_id);
+        w.optional_list("clusterEdgeCompatibilities", &v.cluster_edge_compatibilities);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ServiceIncompatibleInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ServiceIncompatibleInfo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("serviceId", &v.service_id);
-            w.optional_list(
-                "clusterEdgeCompatibilities",
-                &v.cluster_edge_compatibilities,
-            );
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ServiceIncompatibleInfo {
@@ -8235,18 +8007,13 @@ impl<'de> serde::Deserialize<'de> for ServiceIncompatibleInfo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ServiceIncompatibleInfo,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ServiceIncompatibleInfo {
+        ) -> Option<ServiceIncompatibleInfo> {
+            Some(ServiceIncompatibleInfo {
                 service_id: f.optional("serviceId"),
                 cluster_edge_compatibilities: f
                     .optional_list("clusterEdgeCompatibilities"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8295,21 +8062,19 @@ pub struct StaticRoute {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for StaticRoute {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("destIp", &v.dest_ip);
+        w.field("destSubnet", &v.dest_subnet);
+        w.field("nextHop", &v.next_hop);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for StaticRoute {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &StaticRoute,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("destIp", &v.dest_ip);
-            w.field("destSubnet", &v.dest_subnet);
-            w.field("nextHop", &v.next_hop);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for StaticRoute {
@@ -8318,16 +8083,21 @@ impl<'de> serde::Deserialize<'de> for StaticRoute {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<StaticRoute, ruckus_one_runtime::internal::object::FieldError> {
-            let value = StaticRoute {
-                id: f.optional("id"),
-                dest_ip: f.required("destIp")?,
-                dest_subnet: f.required("destSubnet")?,
-                next_hop: f.required("nextHop")?,
-                additional_fields: f.rest(),
+        ) -> Option<StaticRoute> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("destIp"),
+                f.required("destSubnet"),
+                f.required("nextHop"),
+            ) else {
+                return None;
             };
-            f.check()?;
-            Ok(value)
+            Some(StaticRoute {
+                id: f.optional("id"),
+                dest_ip: r0,
+                dest_subnet: r1,
+                next_hop: r2,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8367,18 +8137,16 @@ pub struct StaticRouteConfig {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for StaticRouteConfig {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("routes", &v.routes);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for StaticRouteConfig {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &StaticRouteConfig,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("routes", &v.routes);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for StaticRouteConfig {
@@ -8387,16 +8155,11 @@ impl<'de> serde::Deserialize<'de> for StaticRouteConfig {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            StaticRouteConfig,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = StaticRouteConfig {
+        ) -> Option<StaticRouteConfig> {
+            Some(StaticRouteConfig {
                 routes: f.optional_list("routes"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8445,26 +8208,24 @@ pub struct SubInterface {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SubInterface {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("vlan", &v.vlan);
+        w.field("portType", &v.port_type);
+        w.optional("ipMode", &v.ip_mode);
+        w.optional("ip", &v.ip);
+        w.optional("subnet", &v.subnet);
+        w.optional("gateway", &v.gateway);
+        w.optional("corePortEnabled", &v.core_port_enabled);
+        w.optional("accessPortEnabled", &v.access_port_enabled);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SubInterface {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SubInterface,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("vlan", &v.vlan);
-            w.field("portType", &v.port_type);
-            w.optional("ipMode", &v.ip_mode);
-            w.optional("ip", &v.ip);
-            w.optional("subnet", &v.subnet);
-            w.optional("gateway", &v.gateway);
-            w.optional("corePortEnabled", &v.core_port_enabled);
-            w.optional("accessPortEnabled", &v.access_port_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SubInterface {
@@ -8473,11 +8234,14 @@ impl<'de> serde::Deserialize<'de> for SubInterface {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<SubInterface, ruckus_one_runtime::internal::object::FieldError> {
-            let value = SubInterface {
+        ) -> Option<SubInterface> {
+            let (Some(r0), Some(r1)) = (f.required("vlan"), f.required("portType")) else {
+                return None;
+            };
+            Some(SubInterface {
                 id: f.optional("id"),
-                vlan: f.required("vlan")?,
-                port_type: f.required("portType")?,
+                vlan: r0,
+                port_type: r1,
                 ip_mode: f.optional("ipMode"),
                 ip: f.optional("ip"),
                 subnet: f.optional("subnet"),
@@ -8485,9 +8249,7 @@ impl<'de> serde::Deserialize<'de> for SubInterface {
                 core_port_enabled: f.optional("corePortEnabled"),
                 access_port_enabled: f.optional("accessPortEnabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8575,27 +8337,25 @@ pub struct SubInterfaceResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SubInterfaceResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.field("vlan", &v.vlan);
+        w.field("portType", &v.port_type);
+        w.optional("ipMode", &v.ip_mode);
+        w.optional("ip", &v.ip);
+        w.optional("subnet", &v.subnet);
+        w.optional("gateway", &v.gateway);
+        w.optional("corePortEnabled", &v.core_port_enabled);
+        w.optional("accessPortEnabled", &v.access_port_enabled);
+        w.optional("interfaceName", &v.interface_name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SubInterfaceResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SubInterfaceResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("vlan", &v.vlan);
-            w.field("portType", &v.port_type);
-            w.optional("ipMode", &v.ip_mode);
-            w.optional("ip", &v.ip);
-            w.optional("subnet", &v.subnet);
-            w.optional("gateway", &v.gateway);
-            w.optional("corePortEnabled", &v.core_port_enabled);
-            w.optional("accessPortEnabled", &v.access_port_enabled);
-            w.optional("interfaceName", &v.interface_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SubInterfaceResponse {
@@ -8604,14 +8364,14 @@ impl<'de> serde::Deserialize<'de> for SubInterfaceResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            SubInterfaceResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = SubInterfaceResponse {
+        ) -> Option<SubInterfaceResponse> {
+            let (Some(r0), Some(r1)) = (f.required("vlan"), f.required("portType")) else {
+                return None;
+            };
+            Some(SubInterfaceResponse {
                 id: f.optional("id"),
-                vlan: f.required("vlan")?,
-                port_type: f.required("portType")?,
+                vlan: r0,
+                port_type: r1,
                 ip_mode: f.optional("ipMode"),
                 ip: f.optional("ip"),
                 subnet: f.optional("subnet"),
@@ -8620,9 +8380,7 @@ impl<'de> serde::Deserialize<'de> for SubInterfaceResponse {
                 access_port_enabled: f.optional("accessPortEnabled"),
                 interface_name: f.optional("interfaceName"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8704,19 +8462,17 @@ pub struct Troubleshooting {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Troubleshooting {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("action", &v.action);
+        w.optional("targetHost", &v.target_host);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Troubleshooting {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Troubleshooting,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("action", &v.action);
-            w.optional("targetHost", &v.target_host);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Troubleshooting {
@@ -8725,14 +8481,15 @@ impl<'de> serde::Deserialize<'de> for Troubleshooting {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Troubleshooting, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Troubleshooting {
-                action: f.required("action")?,
+        ) -> Option<Troubleshooting> {
+            let Some(r0) = f.required("action") else {
+                return None;
+            };
+            Some(Troubleshooting {
+                action: r0,
                 target_host: f.optional("targetHost"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8774,22 +8531,20 @@ pub struct TunneledWlanInfo {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for TunneledWlanInfo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("networkId", &v.network_id);
+        w.optional("networkName", &v.network_name);
+        w.optional("venueId", &v.venue_id);
+        w.optional("venueName", &v.venue_name);
+        w.optional("wlanId", &v.wlan_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for TunneledWlanInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &TunneledWlanInfo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("networkId", &v.network_id);
-            w.optional("networkName", &v.network_name);
-            w.optional("venueId", &v.venue_id);
-            w.optional("venueName", &v.venue_name);
-            w.optional("wlanId", &v.wlan_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for TunneledWlanInfo {
@@ -8798,17 +8553,15 @@ impl<'de> serde::Deserialize<'de> for TunneledWlanInfo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<TunneledWlanInfo, ruckus_one_runtime::internal::object::FieldError> {
-            let value = TunneledWlanInfo {
+        ) -> Option<TunneledWlanInfo> {
+            Some(TunneledWlanInfo {
                 network_id: f.optional("networkId"),
                 network_name: f.optional("networkName"),
                 venue_id: f.optional("venueId"),
                 venue_name: f.optional("venueName"),
                 wlan_id: f.optional("wlanId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8853,6 +8606,166 @@ impl TunneledWlanInfo {
     /// Sets `wlanId`.
     pub fn with_wlan_id(mut self, value: impl Into<String>) -> Self {
         self.wlan_id = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateEdgeDhcpProfile).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct UpdateEdgeDhcpProfile {
+    pub dhcp_relay: Option<bool>,
+    pub external_dhcp_server_fqdn_ip: Option<String>,
+    /// Max_length: 31; min_length: 0.
+    pub domain_name: Option<String>,
+    pub primary_dns_ip: Option<String>,
+    pub secondary_dns_ip: Option<String>,
+    pub dhcp_pools: Option<Vec<RuckusDhcpPool>>,
+    pub dhcp_options: Option<Vec<DhcpOptions>>,
+    pub hosts: Option<Vec<Host>>,
+    /// Max_length: 64; min_length: 1.
+    pub service_name: String,
+    /// Format: int32.
+    pub lease_time: i64,
+    pub lease_time_unit: EdgeDhcpProfileLeaseTimeUnit,
+    pub action: Option<EdgeDhcpProfileAction>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl ruckus_one_runtime::internal::object::WriteFields for UpdateEdgeDhcpProfile {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("dhcpRelay", &v.dhcp_relay);
+        w.optional("externalDhcpServerFqdnIp", &v.external_dhcp_server_fqdn_ip);
+        w.optional("domainName", &v.domain_name);
+        w.optional("primaryDnsIp", &v.primary_dns_ip);
+        w.optional("secondaryDnsIp", &v.secondary_dns_ip);
+        w.optional_list("dhcpPools", &v.dhcp_pools);
+        w.optional_list("dhcpOptions", &v.dhcp_options);
+        w.optional_list("hosts", &v.hosts);
+        w.field("serviceName", &v.service_name);
+        w.field("leaseTime", &v.lease_time);
+        w.field("leaseTimeUnit", &v.lease_time_unit);
+        w.optional("action", &v.action);
+        w.rest(&v.additional_fields);
+    }
+}
+impl serde::Serialize for UpdateEdgeDhcpProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpdateEdgeDhcpProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Option<UpdateEdgeDhcpProfile> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("serviceName"),
+                f.required("leaseTime"),
+                f.required("leaseTimeUnit"),
+            ) else {
+                return None;
+            };
+            Some(UpdateEdgeDhcpProfile {
+                dhcp_relay: f.optional("dhcpRelay"),
+                external_dhcp_server_fqdn_ip: f.optional("externalDhcpServerFqdnIp"),
+                domain_name: f.optional("domainName"),
+                primary_dns_ip: f.optional("primaryDnsIp"),
+                secondary_dns_ip: f.optional("secondaryDnsIp"),
+                dhcp_pools: f.optional_list("dhcpPools"),
+                dhcp_options: f.optional_list("dhcpOptions"),
+                hosts: f.optional_list("hosts"),
+                service_name: r0,
+                lease_time: r1,
+                lease_time_unit: r2,
+                action: f.optional("action"),
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UpdateEdgeDhcpProfile",
+            fields,
+        )
+    }
+}
+impl UpdateEdgeDhcpProfile {
+    /// Creates a value from the required fields; optional fields start empty.
+    #[inline]
+    pub fn new(
+        service_name: String,
+        lease_time: i64,
+        lease_time_unit: EdgeDhcpProfileLeaseTimeUnit,
+    ) -> Self {
+        Self {
+            dhcp_relay: None,
+            external_dhcp_server_fqdn_ip: None,
+            domain_name: None,
+            primary_dns_ip: None,
+            secondary_dns_ip: None,
+            dhcp_pools: None,
+            dhcp_options: None,
+            hosts: None,
+            service_name,
+            lease_time,
+            lease_time_unit,
+            action: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `dhcpRelay`.
+    pub fn with_dhcp_relay(mut self, value: impl Into<bool>) -> Self {
+        self.dhcp_relay = Some(value.into());
+        self
+    }
+    /// Sets `externalDhcpServerFqdnIp`.
+    pub fn with_external_dhcp_server_fqdn_ip(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.external_dhcp_server_fqdn_ip = Some(value.into());
+        self
+    }
+    /// Sets `domainName`.
+    pub fn with_domain_name(mut self, value: impl Into<String>) -> Self {
+        self.domain_name = Some(value.into());
+        self
+    }
+    /// Sets `primaryDnsIp`.
+    pub fn with_primary_dns_ip(mut self, value: impl Into<String>) -> Self {
+        self.primary_dns_ip = Some(value.into());
+        self
+    }
+    /// Sets `secondaryDnsIp`.
+    pub fn with_secondary_dns_ip(mut self, value: impl Into<String>) -> Self {
+        self.secondary_dns_ip = Some(value.into());
+        self
+    }
+    /// Sets `dhcpPools`.
+    pub fn with_dhcp_pools(mut self, value: impl Into<Vec<RuckusDhcpPool>>) -> Self {
+        self.dhcp_pools = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOptions`.
+    pub fn with_dhcp_options(mut self, value: impl Into<Vec<DhcpOptions>>) -> Self {
+        self.dhcp_options = Some(value.into());
+        self
+    }
+    /// Sets `hosts`.
+    pub fn with_hosts(mut self, value: impl Into<Vec<Host>>) -> Self {
+        self.hosts = Some(value.into());
+        self
+    }
+    /// Sets `action`.
+    pub fn with_action(mut self, value: impl Into<EdgeDhcpProfileAction>) -> Self {
+        self.action = Some(value.into());
         self
     }
 }

@@ -30,29 +30,30 @@ pub struct Account {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Account {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("createdDate", &v.created_date);
+        w.optional("updatedDate", &v.updated_date);
+        w.optional("streetAddress", &v.street_address);
+        w.optional("state", &v.state);
+        w.optional("country", &v.country);
+        w.optional("postalCode", &v.postal_code);
+        w.optional("phoneNumber", &v.phone_number);
+        w.optional("faxNumber", &v.fax_number);
+        w.optional("city", &v.city);
+        w.optional("type", &v.type_);
+        w.optional("mappingURL", &v.mapping_url);
+        w.optional_number("latitude", v.latitude);
+        w.optional_number("longitude", v.longitude);
+        w.optional("parentId", &v.parent_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Account {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Account, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("updatedDate", &v.updated_date);
-            w.optional("streetAddress", &v.street_address);
-            w.optional("state", &v.state);
-            w.optional("country", &v.country);
-            w.optional("postalCode", &v.postal_code);
-            w.optional("phoneNumber", &v.phone_number);
-            w.optional("faxNumber", &v.fax_number);
-            w.optional("city", &v.city);
-            w.optional("type", &v.type_);
-            w.optional("mappingURL", &v.mapping_url);
-            w.optional_number("latitude", v.latitude);
-            w.optional_number("longitude", v.longitude);
-            w.optional("parentId", &v.parent_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Account {
@@ -61,8 +62,8 @@ impl<'de> serde::Deserialize<'de> for Account {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Account, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Account {
+        ) -> Option<Account> {
+            Some(Account {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
                 updated_date: f.optional("updatedDate"),
@@ -79,9 +80,7 @@ impl<'de> serde::Deserialize<'de> for Account {
                 longitude: f.optional("longitude"),
                 parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -212,28 +211,26 @@ pub struct AccountInfo {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AccountInfo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("userFullName", &v.user_full_name);
+        w.optional("userEmail", &v.user_email);
+        w.optional("accountName", &v.account_name);
+        w.optional("accountSapId", &v.account_sap_id);
+        w.optional("assetSerialNumber", &v.asset_serial_number);
+        w.optional("organization", &v.organization);
+        w.optional("address", &v.address);
+        w.optional("city", &v.city);
+        w.optional("stateOrProvince", &v.state_or_province);
+        w.optional("zip", &v.zip);
+        w.optional("country", &v.country);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AccountInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AccountInfo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("userFullName", &v.user_full_name);
-            w.optional("userEmail", &v.user_email);
-            w.optional("accountName", &v.account_name);
-            w.optional("accountSapId", &v.account_sap_id);
-            w.optional("assetSerialNumber", &v.asset_serial_number);
-            w.optional("organization", &v.organization);
-            w.optional("address", &v.address);
-            w.optional("city", &v.city);
-            w.optional("stateOrProvince", &v.state_or_province);
-            w.optional("zip", &v.zip);
-            w.optional("country", &v.country);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AccountInfo {
@@ -242,8 +239,8 @@ impl<'de> serde::Deserialize<'de> for AccountInfo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AccountInfo, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AccountInfo {
+        ) -> Option<AccountInfo> {
+            Some(AccountInfo {
                 user_full_name: f.optional("userFullName"),
                 user_email: f.optional("userEmail"),
                 account_name: f.optional("accountName"),
@@ -256,9 +253,7 @@ impl<'de> serde::Deserialize<'de> for AccountInfo {
                 zip: f.optional("zip"),
                 country: f.optional("country"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -395,41 +390,39 @@ pub struct AddMspEcRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AddMspEcRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("account_id", &v.account_id);
+        w.optional("name", &v.name);
+        w.optional("street_address", &v.street_address);
+        w.optional("state", &v.state);
+        w.optional("country", &v.country);
+        w.optional("postal_code", &v.postal_code);
+        w.optional("phone_number", &v.phone_number);
+        w.optional("fax_number", &v.fax_number);
+        w.optional("city", &v.city);
+        w.optional("mapping_url", &v.mapping_url);
+        w.optional("service_effective_date", &v.service_effective_date);
+        w.optional("service_expiration_date", &v.service_expiration_date);
+        w.optional("admin_email", &v.admin_email);
+        w.optional("admin_firstname", &v.admin_firstname);
+        w.optional("admin_lastname", &v.admin_lastname);
+        w.optional("admin_role", &v.admin_role);
+        w.optional("tenant_type", &v.tenant_type);
+        w.optional("licenses", &v.licenses);
+        w.optional_list("delegations", &v.delegations);
+        w.optional_list("admin_delegations", &v.admin_delegations);
+        w.optional("tier", &v.tier);
+        w.optional_list("privilege_group_ids", &v.privilege_group_ids);
+        w.optional_list("privacyFeatures", &v.privacy_features);
+        w.optional("propertyCode", &v.property_code);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AddMspEcRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AddMspEcRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("account_id", &v.account_id);
-            w.optional("name", &v.name);
-            w.optional("street_address", &v.street_address);
-            w.optional("state", &v.state);
-            w.optional("country", &v.country);
-            w.optional("postal_code", &v.postal_code);
-            w.optional("phone_number", &v.phone_number);
-            w.optional("fax_number", &v.fax_number);
-            w.optional("city", &v.city);
-            w.optional("mapping_url", &v.mapping_url);
-            w.optional("service_effective_date", &v.service_effective_date);
-            w.optional("service_expiration_date", &v.service_expiration_date);
-            w.optional("admin_email", &v.admin_email);
-            w.optional("admin_firstname", &v.admin_firstname);
-            w.optional("admin_lastname", &v.admin_lastname);
-            w.optional("admin_role", &v.admin_role);
-            w.optional("tenant_type", &v.tenant_type);
-            w.optional("licenses", &v.licenses);
-            w.optional_list("delegations", &v.delegations);
-            w.optional_list("admin_delegations", &v.admin_delegations);
-            w.optional("tier", &v.tier);
-            w.optional_list("privilege_group_ids", &v.privilege_group_ids);
-            w.optional_list("privacyFeatures", &v.privacy_features);
-            w.optional("propertyCode", &v.property_code);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AddMspEcRequest {
@@ -438,8 +431,8 @@ impl<'de> serde::Deserialize<'de> for AddMspEcRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AddMspEcRequest, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AddMspEcRequest {
+        ) -> Option<AddMspEcRequest> {
+            Some(AddMspEcRequest {
                 account_id: f.optional("account_id"),
                 name: f.optional("name"),
                 street_address: f.optional("street_address"),
@@ -465,9 +458,7 @@ impl<'de> serde::Deserialize<'de> for AddMspEcRequest {
                 privacy_features: f.optional_list("privacyFeatures"),
                 property_code: f.optional("propertyCode"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -649,18 +640,16 @@ pub struct AddTenantRequestHolder {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AddTenantRequestHolder {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("data", &v.data);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AddTenantRequestHolder {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AddTenantRequestHolder,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("data", &v.data);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AddTenantRequestHolder {
@@ -669,16 +658,11 @@ impl<'de> serde::Deserialize<'de> for AddTenantRequestHolder {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AddTenantRequestHolder,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AddTenantRequestHolder {
+        ) -> Option<AddTenantRequestHolder> {
+            Some(AddTenantRequestHolder {
                 data: f.optional_list("data"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -732,30 +716,31 @@ pub struct Admin {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Admin {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("createdDate", &v.created_date);
+        w.optional("updatedDate", &v.updated_date);
+        w.optional("detailLevel", &v.detail_level);
+        w.optional("externalId", &v.external_id);
+        w.optional_list("adminRoles", &v.admin_roles);
+        w.optional_list("adminAppSettings", &v.admin_app_settings);
+        w.optional("dateFormat", &v.date_format);
+        w.optional("username", &v.username);
+        w.optional("authentication", &v.authentication);
+        w.optional("firstName", &v.first_name);
+        w.optional("lastName", &v.last_name);
+        w.optional("phoneNumber", &v.phone_number);
+        w.optional("local", &v.local);
+        w.optional("defaultTenant", &v.default_tenant);
+        w.optional("parentId", &v.parent_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Admin {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Admin, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("updatedDate", &v.updated_date);
-            w.optional("detailLevel", &v.detail_level);
-            w.optional("externalId", &v.external_id);
-            w.optional_list("adminRoles", &v.admin_roles);
-            w.optional_list("adminAppSettings", &v.admin_app_settings);
-            w.optional("dateFormat", &v.date_format);
-            w.optional("username", &v.username);
-            w.optional("authentication", &v.authentication);
-            w.optional("firstName", &v.first_name);
-            w.optional("lastName", &v.last_name);
-            w.optional("phoneNumber", &v.phone_number);
-            w.optional("local", &v.local);
-            w.optional("defaultTenant", &v.default_tenant);
-            w.optional("parentId", &v.parent_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Admin {
@@ -764,8 +749,8 @@ impl<'de> serde::Deserialize<'de> for Admin {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Admin, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Admin {
+        ) -> Option<Admin> {
+            Some(Admin {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
                 updated_date: f.optional("updatedDate"),
@@ -783,9 +768,7 @@ impl<'de> serde::Deserialize<'de> for Admin {
                 default_tenant: f.optional("defaultTenant"),
                 parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -923,24 +906,22 @@ pub struct AdminAppSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AdminAppSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("createdDate", &v.created_date);
+        w.optional("updatedDate", &v.updated_date);
+        w.field("appType", &v.app_type);
+        w.field("productType", &v.product_type);
+        w.field("value", &v.value);
+        w.optional("parentId", &v.parent_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AdminAppSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AdminAppSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("updatedDate", &v.updated_date);
-            w.field("appType", &v.app_type);
-            w.field("productType", &v.product_type);
-            w.field("value", &v.value);
-            w.optional("parentId", &v.parent_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AdminAppSettings {
@@ -949,19 +930,24 @@ impl<'de> serde::Deserialize<'de> for AdminAppSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AdminAppSettings, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AdminAppSettings {
+        ) -> Option<AdminAppSettings> {
+            let (Some(r0), Some(r1), Some(r2)) = (
+                f.required("appType"),
+                f.required("productType"),
+                f.required("value"),
+            ) else {
+                return None;
+            };
+            Some(AdminAppSettings {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
                 updated_date: f.optional("updatedDate"),
-                app_type: f.required("appType")?,
-                product_type: f.required("productType")?,
-                value: f.required("value")?,
+                app_type: r0,
+                product_type: r1,
+                value: r2,
                 parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1213,25 +1199,23 @@ pub struct AdminQueryRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AdminQueryRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("mspEcTenantIds", &v.msp_ec_tenant_ids);
+        w.optional("page", &v.page);
+        w.optional("pageSize", &v.page_size);
+        w.optional("sortField", &v.sort_field);
+        w.optional("sortOrder", &v.sort_order);
+        w.optional_list("searchTargetFields", &v.search_target_fields);
+        w.optional("searchString", &v.search_string);
+        w.optional("filters", &v.filters);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AdminQueryRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AdminQueryRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("mspEcTenantIds", &v.msp_ec_tenant_ids);
-            w.optional("page", &v.page);
-            w.optional("pageSize", &v.page_size);
-            w.optional("sortField", &v.sort_field);
-            w.optional("sortOrder", &v.sort_order);
-            w.optional_list("searchTargetFields", &v.search_target_fields);
-            w.optional("searchString", &v.search_string);
-            w.optional("filters", &v.filters);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AdminQueryRequest {
@@ -1240,11 +1224,8 @@ impl<'de> serde::Deserialize<'de> for AdminQueryRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AdminQueryRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AdminQueryRequest {
+        ) -> Option<AdminQueryRequest> {
+            Some(AdminQueryRequest {
                 msp_ec_tenant_ids: f.optional_list("mspEcTenantIds"),
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
@@ -1254,9 +1235,7 @@ impl<'de> serde::Deserialize<'de> for AdminQueryRequest {
                 search_string: f.optional("searchString"),
                 filters: f.optional("filters"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1470,22 +1449,23 @@ pub struct AdminRole {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AdminRole {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("createdDate", &v.created_date);
+        w.optional("updatedDate", &v.updated_date);
+        w.optional("role", &v.role);
+        w.optional("delegated", &v.delegated);
+        w.optional("delegatedRoleType", &v.delegated_role_type);
+        w.optional("privilegeGroup", &v.privilege_group);
+        w.optional("parentId", &v.parent_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AdminRole {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AdminRole, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("updatedDate", &v.updated_date);
-            w.optional("role", &v.role);
-            w.optional("delegated", &v.delegated);
-            w.optional("delegatedRoleType", &v.delegated_role_type);
-            w.optional("privilegeGroup", &v.privilege_group);
-            w.optional("parentId", &v.parent_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AdminRole {
@@ -1494,8 +1474,8 @@ impl<'de> serde::Deserialize<'de> for AdminRole {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AdminRole, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AdminRole {
+        ) -> Option<AdminRole> {
+            Some(AdminRole {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
                 updated_date: f.optional("updatedDate"),
@@ -1505,9 +1485,7 @@ impl<'de> serde::Deserialize<'de> for AdminRole {
                 privilege_group: f.optional("privilegeGroup"),
                 parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1654,26 +1632,27 @@ pub struct AdminView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AdminView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("externalId", &v.external_id);
+        w.field("email", &v.email);
+        w.optional("name", &v.name);
+        w.optional("lastName", &v.last_name);
+        w.optional("phoneNumber", &v.phone_number);
+        w.field("role", &v.role);
+        w.optional("delegateToAllECs", &v.delegate_to_all_ecs);
+        w.optional_list("delegatedECs", &v.delegated_ecs);
+        w.optional("detailLevel", &v.detail_level);
+        w.optional("authenticationId", &v.authentication_id);
+        w.optional("username", &v.username);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AdminView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AdminView, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("externalId", &v.external_id);
-            w.field("email", &v.email);
-            w.optional("name", &v.name);
-            w.optional("lastName", &v.last_name);
-            w.optional("phoneNumber", &v.phone_number);
-            w.field("role", &v.role);
-            w.optional("delegateToAllECs", &v.delegate_to_all_ecs);
-            w.optional_list("delegatedECs", &v.delegated_ecs);
-            w.optional("detailLevel", &v.detail_level);
-            w.optional("authenticationId", &v.authentication_id);
-            w.optional("username", &v.username);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AdminView {
@@ -1682,24 +1661,25 @@ impl<'de> serde::Deserialize<'de> for AdminView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AdminView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AdminView {
+        ) -> Option<AdminView> {
+            let (Some(r0), Some(r1)) = (f.required("email"), f.required("role")) else {
+                return None;
+            };
+            Some(AdminView {
                 id: f.optional("id"),
                 external_id: f.optional("externalId"),
-                email: f.required("email")?,
+                email: r0,
                 name: f.optional("name"),
                 last_name: f.optional("lastName"),
                 phone_number: f.optional("phoneNumber"),
-                role: f.required("role")?,
+                role: r1,
                 delegate_to_all_ecs: f.optional("delegateToAllECs"),
                 delegated_ecs: f.optional_list("delegatedECs"),
                 detail_level: f.optional("detailLevel"),
                 authentication_id: f.optional("authenticationId"),
                 username: f.optional("username"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1792,18 +1772,16 @@ pub struct ApiCallInfo {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApiCallInfo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApiCallInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApiCallInfo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApiCallInfo {
@@ -1812,13 +1790,11 @@ impl<'de> serde::Deserialize<'de> for ApiCallInfo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApiCallInfo, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApiCallInfo {
+        ) -> Option<ApiCallInfo> {
+            Some(ApiCallInfo {
                 request_id: f.optional("requestId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1858,21 +1834,19 @@ pub struct AssignDelegatedRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AssignDelegatedRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("delegation_id", &v.delegation_id);
+        w.field("delegation_type", &v.delegation_type);
+        w.field("mspec_id", &v.mspec_id);
+        w.optional("number_of_days", &v.number_of_days);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AssignDelegatedRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AssignDelegatedRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("delegation_id", &v.delegation_id);
-            w.field("delegation_type", &v.delegation_type);
-            w.field("mspec_id", &v.mspec_id);
-            w.optional("number_of_days", &v.number_of_days);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AssignDelegatedRequest {
@@ -1881,19 +1855,20 @@ impl<'de> serde::Deserialize<'de> for AssignDelegatedRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AssignDelegatedRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AssignDelegatedRequest {
+        ) -> Option<AssignDelegatedRequest> {
+            let (Some(r0), Some(r1)) = (
+                f.required("delegation_type"),
+                f.required("mspec_id"),
+            ) else {
+                return None;
+            };
+            Some(AssignDelegatedRequest {
                 delegation_id: f.optional("delegation_id"),
-                delegation_type: f.required("delegation_type")?,
-                mspec_id: f.required("mspec_id")?,
+                delegation_type: r0,
+                mspec_id: r1,
                 number_of_days: f.optional("number_of_days"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1941,21 +1916,19 @@ pub struct AssignMspEcListRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AssignMspEcListRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("mspec_list", &v.mspec_list);
+        w.field("delegation_type", &v.delegation_type);
+        w.optional("number_of_days", &v.number_of_days);
+        w.optional("isManageAllEcs", &v.is_manage_all_ecs);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AssignMspEcListRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AssignMspEcListRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("mspec_list", &v.mspec_list);
-            w.field("delegation_type", &v.delegation_type);
-            w.optional("number_of_days", &v.number_of_days);
-            w.optional("isManageAllEcs", &v.is_manage_all_ecs);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AssignMspEcListRequest {
@@ -1964,19 +1937,17 @@ impl<'de> serde::Deserialize<'de> for AssignMspEcListRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AssignMspEcListRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AssignMspEcListRequest {
+        ) -> Option<AssignMspEcListRequest> {
+            let Some(r0) = f.required("delegation_type") else {
+                return None;
+            };
+            Some(AssignMspEcListRequest {
                 mspec_list: f.optional_list("mspec_list"),
-                delegation_type: f.required("delegation_type")?,
+                delegation_type: r0,
                 number_of_days: f.optional("number_of_days"),
                 is_manage_all_ecs: f.optional("isManageAllEcs"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2026,18 +1997,17 @@ pub struct AssignMspEcToMultipleTechPartners {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for AssignMspEcToMultipleTechPartners {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("AssignDelegatedRequest", &v.assign_delegated_request);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AssignMspEcToMultipleTechPartners {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AssignMspEcToMultipleTechPartners,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("AssignDelegatedRequest", &v.assign_delegated_request);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AssignMspEcToMultipleTechPartners {
@@ -2046,16 +2016,11 @@ impl<'de> serde::Deserialize<'de> for AssignMspEcToMultipleTechPartners {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AssignMspEcToMultipleTechPartners,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AssignMspEcToMultipleTechPartners {
+        ) -> Option<AssignMspEcToMultipleTechPartners> {
+            Some(AssignMspEcToMultipleTechPartners {
                 assign_delegated_request: f.optional_list("AssignDelegatedRequest"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2097,20 +2062,18 @@ pub struct AssignedMspAdminsRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AssignedMspAdminsRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("mspec_list", &v.mspec_list);
+        w.field("delegation_type", &v.delegation_type);
+        w.optional_list("privilege_group_ids", &v.privilege_group_ids);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AssignedMspAdminsRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AssignedMspAdminsRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("mspec_list", &v.mspec_list);
-            w.field("delegation_type", &v.delegation_type);
-            w.optional_list("privilege_group_ids", &v.privilege_group_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AssignedMspAdminsRequest {
@@ -2119,18 +2082,16 @@ impl<'de> serde::Deserialize<'de> for AssignedMspAdminsRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AssignedMspAdminsRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AssignedMspAdminsRequest {
+        ) -> Option<AssignedMspAdminsRequest> {
+            let Some(r0) = f.required("delegation_type") else {
+                return None;
+            };
+            Some(AssignedMspAdminsRequest {
                 mspec_list: f.optional_list("mspec_list"),
-                delegation_type: f.required("delegation_type")?,
+                delegation_type: r0,
                 privilege_group_ids: f.optional_list("privilege_group_ids"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2183,24 +2144,22 @@ pub struct AssignmentRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AssignmentRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("assignmentId", &v.assignment_id);
+        w.optional("quantity", &v.quantity);
+        w.optional("isTrial", &v.is_trial);
+        w.optional("deviceType", &v.device_type);
+        w.optional("deviceSubType", &v.device_sub_type);
+        w.optional("action", &v.action);
+        w.optional("licenseType", &v.license_type);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AssignmentRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AssignmentRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("assignmentId", &v.assignment_id);
-            w.optional("quantity", &v.quantity);
-            w.optional("isTrial", &v.is_trial);
-            w.optional("deviceType", &v.device_type);
-            w.optional("deviceSubType", &v.device_sub_type);
-            w.optional("action", &v.action);
-            w.optional("licenseType", &v.license_type);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AssignmentRequest {
@@ -2209,11 +2168,8 @@ impl<'de> serde::Deserialize<'de> for AssignmentRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AssignmentRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AssignmentRequest {
+        ) -> Option<AssignmentRequest> {
+            Some(AssignmentRequest {
                 assignment_id: f.optional("assignmentId"),
                 quantity: f.optional("quantity"),
                 is_trial: f.optional("isTrial"),
@@ -2222,9 +2178,7 @@ impl<'de> serde::Deserialize<'de> for AssignmentRequest {
                 action: f.optional("action"),
                 license_type: f.optional("licenseType"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2305,21 +2259,22 @@ pub struct AuthDomain {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AuthDomain {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("createdDate", &v.created_date);
+        w.optional("updatedDate", &v.updated_date);
+        w.optional("domain", &v.domain);
+        w.optional("parentTenantId", &v.parent_tenant_id);
+        w.optional("authentication", &v.authentication);
+        w.optional("parentId", &v.parent_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AuthDomain {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AuthDomain, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("updatedDate", &v.updated_date);
-            w.optional("domain", &v.domain);
-            w.optional("parentTenantId", &v.parent_tenant_id);
-            w.optional("authentication", &v.authentication);
-            w.optional("parentId", &v.parent_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AuthDomain {
@@ -2328,8 +2283,8 @@ impl<'de> serde::Deserialize<'de> for AuthDomain {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AuthDomain, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AuthDomain {
+        ) -> Option<AuthDomain> {
+            Some(AuthDomain {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
                 updated_date: f.optional("updatedDate"),
@@ -2338,9 +2293,7 @@ impl<'de> serde::Deserialize<'de> for AuthDomain {
                 authentication: f.optional("authentication"),
                 parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2420,20 +2373,21 @@ pub struct AuthScope {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AuthScope {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("createdDate", &v.created_date);
+        w.optional("updatedDate", &v.updated_date);
+        w.optional("authentication", &v.authentication);
+        w.optional("privilegeGroup", &v.privilege_group);
+        w.optional("parentId", &v.parent_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AuthScope {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AuthScope, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("updatedDate", &v.updated_date);
-            w.optional("authentication", &v.authentication);
-            w.optional("privilegeGroup", &v.privilege_group);
-            w.optional("parentId", &v.parent_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AuthScope {
@@ -2442,8 +2396,8 @@ impl<'de> serde::Deserialize<'de> for AuthScope {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AuthScope, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AuthScope {
+        ) -> Option<AuthScope> {
+            Some(AuthScope {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
                 updated_date: f.optional("updatedDate"),
@@ -2451,9 +2405,7 @@ impl<'de> serde::Deserialize<'de> for AuthScope {
                 privilege_group: f.optional("privilegeGroup"),
                 parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2541,36 +2493,34 @@ pub struct Authentication {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Authentication {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("createdDate", &v.created_date);
+        w.optional("updatedDate", &v.updated_date);
+        w.optional("clientID", &v.client_id);
+        w.optional("clientSecret", &v.client_secret);
+        w.optional("scopes", &v.scopes);
+        w.optional("tokenURL", &v.token_url);
+        w.optional("authorizationURL", &v.authorization_url);
+        w.optional("authenticationType", &v.authentication_type);
+        w.optional("samlFileURL", &v.saml_file_url);
+        w.optional("name", &v.name);
+        w.optional("samlFileType", &v.saml_file_type);
+        w.optional_list("authDomains", &v.auth_domains);
+        w.optional_list("authScopes", &v.auth_scopes);
+        w.optional("clientIDStatus", &v.client_id_status);
+        w.optional("accountBased", &v.account_based);
+        w.optional("samlSignatureEnabled", &v.saml_signature_enabled);
+        w.optional("samlEncryptionCertificateId", &v.saml_encryption_certificate_id);
+        w.optional("parentId", &v.parent_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Authentication {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Authentication,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("updatedDate", &v.updated_date);
-            w.optional("clientID", &v.client_id);
-            w.optional("clientSecret", &v.client_secret);
-            w.optional("scopes", &v.scopes);
-            w.optional("tokenURL", &v.token_url);
-            w.optional("authorizationURL", &v.authorization_url);
-            w.optional("authenticationType", &v.authentication_type);
-            w.optional("samlFileURL", &v.saml_file_url);
-            w.optional("name", &v.name);
-            w.optional("samlFileType", &v.saml_file_type);
-            w.optional_list("authDomains", &v.auth_domains);
-            w.optional_list("authScopes", &v.auth_scopes);
-            w.optional("clientIDStatus", &v.client_id_status);
-            w.optional("accountBased", &v.account_based);
-            w.optional("samlSignatureEnabled", &v.saml_signature_enabled);
-            w.optional("samlEncryptionCertificateId", &v.saml_encryption_certificate_id);
-            w.optional("parentId", &v.parent_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Authentication {
@@ -2579,8 +2529,8 @@ impl<'de> serde::Deserialize<'de> for Authentication {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Authentication, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Authentication {
+        ) -> Option<Authentication> {
+            Some(Authentication {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
                 updated_date: f.optional("updatedDate"),
@@ -2602,9 +2552,7 @@ impl<'de> serde::Deserialize<'de> for Authentication {
                     .optional("samlEncryptionCertificateId"),
                 parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2904,37 +2852,35 @@ pub struct AuthenticationInfo {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AuthenticationInfo {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("clientID", &v.client_id);
+        w.optional("clientSecret", &v.client_secret);
+        w.optional("scopes", &v.scopes);
+        w.optional("tokenURL", &v.token_url);
+        w.optional("authorizationURL", &v.authorization_url);
+        w.field("authenticationType", &v.authentication_type);
+        w.optional("samlFileURL", &v.saml_file_url);
+        w.field("name", &v.name);
+        w.optional("clientIDStatus", &v.client_id_status);
+        w.optional("samlFileType", &v.saml_file_type);
+        w.optional_list("domains", &v.domains);
+        w.optional("samlSignatureEnabled", &v.saml_signature_enabled);
+        w.optional("samlEncryptionCertificateId", &v.saml_encryption_certificate_id);
+        w.optional("parentTenantId", &v.parent_tenant_id);
+        w.optional(
+            "samlEncryptionPublicCertificate",
+            &v.saml_encryption_public_certificate,
+        );
+        w.optional("samlEncryptionPrivateKey", &v.saml_encryption_private_key);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AuthenticationInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AuthenticationInfo,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("clientID", &v.client_id);
-            w.optional("clientSecret", &v.client_secret);
-            w.optional("scopes", &v.scopes);
-            w.optional("tokenURL", &v.token_url);
-            w.optional("authorizationURL", &v.authorization_url);
-            w.field("authenticationType", &v.authentication_type);
-            w.optional("samlFileURL", &v.saml_file_url);
-            w.field("name", &v.name);
-            w.optional("clientIDStatus", &v.client_id_status);
-            w.optional("samlFileType", &v.saml_file_type);
-            w.optional_list("domains", &v.domains);
-            w.optional("samlSignatureEnabled", &v.saml_signature_enabled);
-            w.optional("samlEncryptionCertificateId", &v.saml_encryption_certificate_id);
-            w.optional("parentTenantId", &v.parent_tenant_id);
-            w.optional(
-                "samlEncryptionPublicCertificate",
-                &v.saml_encryption_public_certificate,
-            );
-            w.optional("samlEncryptionPrivateKey", &v.saml_encryption_private_key);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AuthenticationInfo {
@@ -2943,20 +2889,23 @@ impl<'de> serde::Deserialize<'de> for AuthenticationInfo {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AuthenticationInfo,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AuthenticationInfo {
+        ) -> Option<AuthenticationInfo> {
+            let (Some(r0), Some(r1)) = (
+                f.required("authenticationType"),
+                f.required("name"),
+            ) else {
+                return None;
+            };
+            Some(AuthenticationInfo {
                 id: f.optional("id"),
                 client_id: f.optional("clientID"),
                 client_secret: f.optional("clientSecret"),
                 scopes: f.optional("scopes"),
                 token_url: f.optional("tokenURL"),
                 authorization_url: f.optional("authorizationURL"),
-                authentication_type: f.required("authenticationType")?,
+                authentication_type: r0,
                 saml_file_url: f.optional("samlFileURL"),
-                name: f.required("name")?,
+                name: r1,
                 client_id_status: f.optional("clientIDStatus"),
                 saml_file_type: f.optional("samlFileType"),
                 domains: f.optional_list("domains"),
@@ -2968,9 +2917,7 @@ impl<'de> serde::Deserialize<'de> for AuthenticationInfo {
                     .optional("samlEncryptionPublicCertificate"),
                 saml_encryption_private_key: f.optional("samlEncryptionPrivateKey"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3168,19 +3115,17 @@ pub struct AutoSchedule {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AutoSchedule {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.list("days", &v.days);
+        w.list("timeSlots", &v.time_slots);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AutoSchedule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AutoSchedule,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.list("days", &v.days);
-            w.list("timeSlots", &v.time_slots);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AutoSchedule {
@@ -3189,13 +3134,18 @@ impl<'de> serde::Deserialize<'de> for AutoSchedule {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AutoSchedule, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AutoSchedule {
-                days: f.required_list("days")?,
-                time_slots: f.required_list("timeSlots")?,
-                additional_fields: f.rest(),
+        ) -> Option<AutoSchedule> {
+            let (Some(r0), Some(r1)) = (
+                f.required_list("days"),
+                f.required_list("timeSlots"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(AutoSchedule {
+                days: r0,
+                time_slots: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3229,19 +3179,17 @@ pub struct BetaFeature {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for BetaFeature {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("enabled", &v.enabled);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for BetaFeature {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &BetaFeature,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("enabled", &v.enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for BetaFeature {
@@ -3250,14 +3198,12 @@ impl<'de> serde::Deserialize<'de> for BetaFeature {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<BetaFeature, ruckus_one_runtime::internal::object::FieldError> {
-            let value = BetaFeature {
+        ) -> Option<BetaFeature> {
+            Some(BetaFeature {
                 id: f.optional("id"),
                 enabled: f.optional("enabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3300,18 +3246,16 @@ pub struct BetaFeatureRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for BetaFeatureRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("betaFeatureIds", &v.beta_feature_ids);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for BetaFeatureRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &BetaFeatureRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("betaFeatureIds", &v.beta_feature_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for BetaFeatureRequest {
@@ -3320,16 +3264,11 @@ impl<'de> serde::Deserialize<'de> for BetaFeatureRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            BetaFeatureRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = BetaFeatureRequest {
+        ) -> Option<BetaFeatureRequest> {
+            Some(BetaFeatureRequest {
                 beta_feature_ids: f.optional_list("betaFeatureIds"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3370,21 +3309,19 @@ pub struct BetaFeatureResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for BetaFeatureResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("betaFeatures", &v.beta_features);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("invalidFeatureIds", &v.invalid_feature_ids);
+        w.optional("requestId", &v.request_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for BetaFeatureResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &BetaFeatureResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("betaFeatures", &v.beta_features);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("invalidFeatureIds", &v.invalid_feature_ids);
-            w.optional("requestId", &v.request_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for BetaFeatureResponse {
@@ -3393,19 +3330,14 @@ impl<'de> serde::Deserialize<'de> for BetaFeatureResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            BetaFeatureResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = BetaFeatureResponse {
+        ) -> Option<BetaFeatureResponse> {
+            Some(BetaFeatureResponse {
                 beta_features: f.optional_list("betaFeatures"),
                 error_message: f.optional("errorMessage"),
                 invalid_feature_ids: f.optional_list("invalidFeatureIds"),
                 request_id: f.optional("requestId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3474,27 +3406,28 @@ pub struct CustomRole {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for CustomRole {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("createdDate", &v.created_date);
+        w.optional("updatedDate", &v.updated_date);
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("roleType", &v.role_type);
+        w.optional("policyBased", &v.policy_based);
+        w.optional("frameworkRO", &v.framework_ro);
+        w.optional("tenant", &v.tenant);
+        w.optional_list("scopes", &v.scopes);
+        w.optional_list("features", &v.features);
+        w.optional("preDefinedRole", &v.pre_defined_role);
+        w.optional("parentId", &v.parent_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for CustomRole {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CustomRole, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("updatedDate", &v.updated_date);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("roleType", &v.role_type);
-            w.optional("policyBased", &v.policy_based);
-            w.optional("frameworkRO", &v.framework_ro);
-            w.optional("tenant", &v.tenant);
-            w.optional_list("scopes", &v.scopes);
-            w.optional_list("features", &v.features);
-            w.optional("preDefinedRole", &v.pre_defined_role);
-            w.optional("parentId", &v.parent_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for CustomRole {
@@ -3503,8 +3436,8 @@ impl<'de> serde::Deserialize<'de> for CustomRole {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<CustomRole, ruckus_one_runtime::internal::object::FieldError> {
-            let value = CustomRole {
+        ) -> Option<CustomRole> {
+            Some(CustomRole {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
                 updated_date: f.optional("updatedDate"),
@@ -3519,9 +3452,7 @@ impl<'de> serde::Deserialize<'de> for CustomRole {
                 pre_defined_role: f.optional("preDefinedRole"),
                 parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3633,20 +3564,18 @@ pub struct DataRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DataRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("mspEcList", &v.msp_ec_list);
+        w.optional("autoSchedule", &v.auto_schedule);
+        w.optional("manualSchedule", &v.manual_schedule);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DataRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DataRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("mspEcList", &v.msp_ec_list);
-            w.optional("autoSchedule", &v.auto_schedule);
-            w.optional("manualSchedule", &v.manual_schedule);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DataRequest {
@@ -3655,15 +3584,13 @@ impl<'de> serde::Deserialize<'de> for DataRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DataRequest, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DataRequest {
+        ) -> Option<DataRequest> {
+            Some(DataRequest {
                 msp_ec_list: f.optional_list("mspEcList"),
                 auto_schedule: f.optional("autoSchedule"),
                 manual_schedule: f.optional("manualSchedule"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3727,26 +3654,27 @@ pub struct Delegation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Delegation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("createdDate", &v.created_date);
+        w.optional("updatedDate", &v.updated_date);
+        w.optional("delegatedTo", &v.delegated_to);
+        w.optional("type", &v.type_);
+        w.optional("status", &v.status);
+        w.optional("delegatedBy", &v.delegated_by);
+        w.optional("expiryDate", &v.expiry_date);
+        w.optional("delegatedToName", &v.delegated_to_name);
+        w.optional("delegatedToAdmin", &v.delegated_to_admin);
+        w.optional("parentId", &v.parent_id);
+        w.optional("isValid", &v.is_valid);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Delegation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Delegation, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("updatedDate", &v.updated_date);
-            w.optional("delegatedTo", &v.delegated_to);
-            w.optional("type", &v.type_);
-            w.optional("status", &v.status);
-            w.optional("delegatedBy", &v.delegated_by);
-            w.optional("expiryDate", &v.expiry_date);
-            w.optional("delegatedToName", &v.delegated_to_name);
-            w.optional("delegatedToAdmin", &v.delegated_to_admin);
-            w.optional("parentId", &v.parent_id);
-            w.optional("isValid", &v.is_valid);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Delegation {
@@ -3755,8 +3683,8 @@ impl<'de> serde::Deserialize<'de> for Delegation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Delegation, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Delegation {
+        ) -> Option<Delegation> {
+            Some(Delegation {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
                 updated_date: f.optional("updatedDate"),
@@ -3770,9 +3698,7 @@ impl<'de> serde::Deserialize<'de> for Delegation {
                 parent_id: f.optional("parentId"),
                 is_valid: f.optional("isValid"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3876,19 +3802,17 @@ pub struct DelegationAction {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for DelegationAction {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("accept", &v.accept);
+        w.field("fromTenantId", &v.from_tenant_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for DelegationAction {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DelegationAction,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("accept", &v.accept);
-            w.field("fromTenantId", &v.from_tenant_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for DelegationAction {
@@ -3897,13 +3821,16 @@ impl<'de> serde::Deserialize<'de> for DelegationAction {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<DelegationAction, ruckus_one_runtime::internal::object::FieldError> {
-            let value = DelegationAction {
-                accept: f.required("accept")?,
-                from_tenant_id: f.required("fromTenantId")?,
-                additional_fields: f.rest(),
+        ) -> Option<DelegationAction> {
+            let (Some(r0), Some(r1)) = (f.required("accept"), f.required("fromTenantId"))
+            else {
+                return None;
             };
-            Ok(value)
+            Some(DelegationAction {
+                accept: r0,
+                from_tenant_id: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4142,21 +4069,19 @@ pub struct EcDelegation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EcDelegation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("mspec_list", &v.mspec_list);
+        w.field("delegation_type", &v.delegation_type);
+        w.optional("delegation_id", &v.delegation_id);
+        w.optional("number_of_days", &v.number_of_days);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EcDelegation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EcDelegation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("mspec_list", &v.mspec_list);
-            w.field("delegation_type", &v.delegation_type);
-            w.optional("delegation_id", &v.delegation_id);
-            w.optional("number_of_days", &v.number_of_days);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EcDelegation {
@@ -4165,16 +4090,17 @@ impl<'de> serde::Deserialize<'de> for EcDelegation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<EcDelegation, ruckus_one_runtime::internal::object::FieldError> {
-            let value = EcDelegation {
+        ) -> Option<EcDelegation> {
+            let Some(r0) = f.required("delegation_type") else {
+                return None;
+            };
+            Some(EcDelegation {
                 mspec_list: f.optional_list("mspec_list"),
-                delegation_type: f.required("delegation_type")?,
+                delegation_type: r0,
                 delegation_id: f.optional("delegation_id"),
                 number_of_days: f.optional("number_of_days"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4226,19 +4152,17 @@ pub struct EmailInvitation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EmailInvitation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("admin_email", &v.admin_email);
+        w.optional("resend", &v.resend);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EmailInvitation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EmailInvitation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("admin_email", &v.admin_email);
-            w.optional("resend", &v.resend);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EmailInvitation {
@@ -4247,14 +4171,15 @@ impl<'de> serde::Deserialize<'de> for EmailInvitation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<EmailInvitation, ruckus_one_runtime::internal::object::FieldError> {
-            let value = EmailInvitation {
-                admin_email: f.required("admin_email")?,
+        ) -> Option<EmailInvitation> {
+            let Some(r0) = f.required("admin_email") else {
+                return None;
+            };
+            Some(EmailInvitation {
+                admin_email: r0,
                 resend: f.optional("resend"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4300,24 +4225,22 @@ pub struct EmailSmsNotificationEndpoint {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for EmailSmsNotificationEndpoint {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("createdDate", &v.created_date);
+        w.optional("updatedDate", &v.updated_date);
+        w.field("destination", &v.destination);
+        w.optional("active", &v.active);
+        w.optional("status", &v.status);
+        w.optional("parentId", &v.parent_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for EmailSmsNotificationEndpoint {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EmailSmsNotificationEndpoint,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("updatedDate", &v.updated_date);
-            w.field("destination", &v.destination);
-            w.optional("active", &v.active);
-            w.optional("status", &v.status);
-            w.optional("parentId", &v.parent_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for EmailSmsNotificationEndpoint {
@@ -4326,22 +4249,20 @@ impl<'de> serde::Deserialize<'de> for EmailSmsNotificationEndpoint {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            EmailSmsNotificationEndpoint,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = EmailSmsNotificationEndpoint {
+        ) -> Option<EmailSmsNotificationEndpoint> {
+            let Some(r0) = f.required("destination") else {
+                return None;
+            };
+            Some(EmailSmsNotificationEndpoint {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
                 updated_date: f.optional("updatedDate"),
-                destination: f.required("destination")?,
+                destination: r0,
                 active: f.optional("active"),
                 status: f.optional("status"),
                 parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4428,30 +4349,31 @@ pub struct Feature {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Feature {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("createdDate", &v.created_date);
+        w.optional("updatedDate", &v.updated_date);
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("parentFeatureId", &v.parent_feature_id);
+        w.optional("category", &v.category);
+        w.optional_list("scopes", &v.scopes);
+        w.optional("featureOrder", &v.feature_order);
+        w.optional("deprecatedDate", &v.deprecated_date);
+        w.optional("deprecationReason", &v.deprecation_reason);
+        w.optional("replacedFeatureId", &v.replaced_feature_id);
+        w.optional("purge", &v.purge);
+        w.optional("display", &v.display);
+        w.optional_list("subFeatures", &v.sub_features);
+        w.optional("parentId", &v.parent_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Feature {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Feature, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("updatedDate", &v.updated_date);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("parentFeatureId", &v.parent_feature_id);
-            w.optional("category", &v.category);
-            w.optional_list("scopes", &v.scopes);
-            w.optional("featureOrder", &v.feature_order);
-            w.optional("deprecatedDate", &v.deprecated_date);
-            w.optional("deprecationReason", &v.deprecation_reason);
-            w.optional("replacedFeatureId", &v.replaced_feature_id);
-            w.optional("purge", &v.purge);
-            w.optional("display", &v.display);
-            w.optional_list("subFeatures", &v.sub_features);
-            w.optional("parentId", &v.parent_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Feature {
@@ -4460,8 +4382,8 @@ impl<'de> serde::Deserialize<'de> for Feature {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Feature, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Feature {
+        ) -> Option<Feature> {
+            Some(Feature {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
                 updated_date: f.optional("updatedDate"),
@@ -4479,9 +4401,7 @@ impl<'de> serde::Deserialize<'de> for Feature {
                 sub_features: f.optional_list("subFeatures"),
                 parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4610,19 +4530,17 @@ pub struct FirmwareUpgradeRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for FirmwareUpgradeRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("operation", &v.operation);
+        w.optional("data", &v.data);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for FirmwareUpgradeRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &FirmwareUpgradeRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("operation", &v.operation);
-            w.optional("data", &v.data);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for FirmwareUpgradeRequest {
@@ -4631,17 +4549,15 @@ impl<'de> serde::Deserialize<'de> for FirmwareUpgradeRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            FirmwareUpgradeRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = FirmwareUpgradeRequest {
-                operation: f.required("operation")?,
+        ) -> Option<FirmwareUpgradeRequest> {
+            let Some(r0) = f.required("operation") else {
+                return None;
+            };
+            Some(FirmwareUpgradeRequest {
+                operation: r0,
                 data: f.optional("data"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4682,18 +4598,19 @@ pub struct License {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for License {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("trialAction", &v.trial_action);
+        w.optional_list("assignments", &v.assignments);
+        w.optional("subscription_start_date", &v.subscription_start_date);
+        w.optional("subscription_end_date", &v.subscription_end_date);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for License {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &License, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("trialAction", &v.trial_action);
-            w.optional_list("assignments", &v.assignments);
-            w.optional("subscription_start_date", &v.subscription_start_date);
-            w.optional("subscription_end_date", &v.subscription_end_date);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for License {
@@ -4702,16 +4619,14 @@ impl<'de> serde::Deserialize<'de> for License {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<License, ruckus_one_runtime::internal::object::FieldError> {
-            let value = License {
+        ) -> Option<License> {
+            Some(License {
                 trial_action: f.optional("trialAction"),
                 assignments: f.optional_list("assignments"),
                 subscription_start_date: f.optional("subscription_start_date"),
                 subscription_end_date: f.optional("subscription_end_date"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4767,19 +4682,17 @@ pub struct ManualSchedule {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ManualSchedule {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("date", &v.date);
+        w.field("timeSlot", &v.time_slot);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ManualSchedule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ManualSchedule,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("date", &v.date);
-            w.field("timeSlot", &v.time_slot);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ManualSchedule {
@@ -4788,14 +4701,15 @@ impl<'de> serde::Deserialize<'de> for ManualSchedule {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ManualSchedule, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ManualSchedule {
-                date: f.optional("date"),
-                time_slot: f.required("timeSlot")?,
-                additional_fields: f.rest(),
+        ) -> Option<ManualSchedule> {
+            let Some(r0) = f.required("timeSlot") else {
+                return None;
             };
-            f.check()?;
-            Ok(value)
+            Some(ManualSchedule {
+                date: f.optional("date"),
+                time_slot: r0,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4920,28 +4834,27 @@ pub struct MobilePushNotificationEndpoint {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for MobilePushNotificationEndpoint {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("createdDate", &v.created_date);
+        w.optional("updatedDate", &v.updated_date);
+        w.field("destination", &v.destination);
+        w.optional("active", &v.active);
+        w.optional("status", &v.status);
+        w.optional("type", &v.type_);
+        w.optional("parentId", &v.parent_id);
+        w.field("platform", &v.platform);
+        w.field("deviceToken", &v.device_token);
+        w.field("deviceId", &v.device_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MobilePushNotificationEndpoint {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MobilePushNotificationEndpoint,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("updatedDate", &v.updated_date);
-            w.field("destination", &v.destination);
-            w.optional("active", &v.active);
-            w.optional("status", &v.status);
-            w.optional("type", &v.type_);
-            w.optional("parentId", &v.parent_id);
-            w.field("platform", &v.platform);
-            w.field("deviceToken", &v.device_token);
-            w.field("deviceId", &v.device_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MobilePushNotificationEndpoint {
@@ -4950,26 +4863,29 @@ impl<'de> serde::Deserialize<'de> for MobilePushNotificationEndpoint {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MobilePushNotificationEndpoint,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MobilePushNotificationEndpoint {
+        ) -> Option<MobilePushNotificationEndpoint> {
+            let (Some(r0), Some(r1), Some(r2), Some(r3)) = (
+                f.required("destination"),
+                f.required("platform"),
+                f.required("deviceToken"),
+                f.required("deviceId"),
+            ) else {
+                return None;
+            };
+            Some(MobilePushNotificationEndpoint {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
                 updated_date: f.optional("updatedDate"),
-                destination: f.required("destination")?,
+                destination: r0,
                 active: f.optional("active"),
                 status: f.optional("status"),
                 type_: f.optional("type"),
                 parent_id: f.optional("parentId"),
-                platform: f.required("platform")?,
-                device_token: f.required("deviceToken")?,
-                device_id: f.required("deviceId")?,
+                platform: r1,
+                device_token: r2,
+                device_id: r3,
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5114,43 +5030,42 @@ pub struct Msp {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Msp {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("mspLabel", &v.msp_label);
+        w.optional("mspFQDN", &v.msp_fqdn);
+        w.optional("logoUUID", &v.logo_uuid);
+        w.optional("alarmNotificationLogoUUID", &v.alarm_notification_logo_uuid);
+        w.optional("pingNotificationLogoUUID", &v.ping_notification_logo_uuid);
+        w.optional("mlisaLogoUUID", &v.mlisa_logo_uuid);
+        w.optional("pingLoginLogoUUID", &v.ping_login_logo_uuid);
+        w.optional("defaultLogoUUID", &v.default_logo_uuid);
+        w.optional("contactSupportUrl", &v.contact_support_url);
+        w.optional("contractSupportBehavior", &v.contract_support_behavior);
+        w.optional("openCaseUrl", &v.open_case_url);
+        w.optional("openCaseBehavior", &v.open_case_behavior);
+        w.optional("myOpenCaseUrl", &v.my_open_case_url);
+        w.optional("myOpenCaseBehavior", &v.my_open_case_behavior);
+        w.optional("changePasswordUrl", &v.change_password_url);
+        w.optional("phone", &v.phone);
+        w.optional("email", &v.email);
+        w.optional("website", &v.website);
+        w.optional("isDisableNotification", &v.is_disable_notification);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Msp {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Msp, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("mspLabel", &v.msp_label);
-            w.optional("mspFQDN", &v.msp_fqdn);
-            w.optional("logoUUID", &v.logo_uuid);
-            w.optional("alarmNotificationLogoUUID", &v.alarm_notification_logo_uuid);
-            w.optional("pingNotificationLogoUUID", &v.ping_notification_logo_uuid);
-            w.optional("mlisaLogoUUID", &v.mlisa_logo_uuid);
-            w.optional("pingLoginLogoUUID", &v.ping_login_logo_uuid);
-            w.optional("defaultLogoUUID", &v.default_logo_uuid);
-            w.optional("contactSupportUrl", &v.contact_support_url);
-            w.optional("contractSupportBehavior", &v.contract_support_behavior);
-            w.optional("openCaseUrl", &v.open_case_url);
-            w.optional("openCaseBehavior", &v.open_case_behavior);
-            w.optional("myOpenCaseUrl", &v.my_open_case_url);
-            w.optional("myOpenCaseBehavior", &v.my_open_case_behavior);
-            w.optional("changePasswordUrl", &v.change_password_url);
-            w.optional("phone", &v.phone);
-            w.optional("email", &v.email);
-            w.optional("website", &v.website);
-            w.optional("isDisableNotification", &v.is_disable_notification);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Msp {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Msp, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Msp {
+        fn fields(f: &mut ruckus_one_runtime::internal::object::Fields) -> Option<Msp> {
+            Some(Msp {
                 msp_label: f.optional("mspLabel"),
                 msp_fqdn: f.optional("mspFQDN"),
                 logo_uuid: f.optional("logoUUID"),
@@ -5171,9 +5086,7 @@ impl<'de> serde::Deserialize<'de> for Msp {
                 website: f.optional("website"),
                 is_disable_notification: f.optional("isDisableNotification"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(deserializer, "Msp", fields)
     }
@@ -5323,18 +5236,19 @@ pub struct MspAdmin {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MspAdmin {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("operation", &v.operation);
+        w.field("mspEcId", &v.msp_ec_id);
+        w.optional_list("mspAdminRoles", &v.msp_admin_roles);
+        w.optional_list("privilege_group_ids", &v.privilege_group_ids);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MspAdmin {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MspAdmin, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("operation", &v.operation);
-            w.field("mspEcId", &v.msp_ec_id);
-            w.optional_list("mspAdminRoles", &v.msp_admin_roles);
-            w.optional_list("privilege_group_ids", &v.privilege_group_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspAdmin {
@@ -5343,16 +5257,17 @@ impl<'de> serde::Deserialize<'de> for MspAdmin {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<MspAdmin, ruckus_one_runtime::internal::object::FieldError> {
-            let value = MspAdmin {
+        ) -> Option<MspAdmin> {
+            let Some(r0) = f.required("mspEcId") else {
+                return None;
+            };
+            Some(MspAdmin {
                 operation: f.optional("operation"),
-                msp_ec_id: f.required("mspEcId")?,
+                msp_ec_id: r0,
                 msp_admin_roles: f.optional_list("mspAdminRoles"),
                 privilege_group_ids: f.optional_list("privilege_group_ids"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5403,18 +5318,16 @@ pub struct MspAdminRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MspAdminRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("associations", &v.associations);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MspAdminRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MspAdminRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("associations", &v.associations);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspAdminRequest {
@@ -5423,13 +5336,11 @@ impl<'de> serde::Deserialize<'de> for MspAdminRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<MspAdminRequest, ruckus_one_runtime::internal::object::FieldError> {
-            let value = MspAdminRequest {
+        ) -> Option<MspAdminRequest> {
+            Some(MspAdminRequest {
                 associations: f.optional_list("associations"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5468,19 +5379,17 @@ pub struct MspAdminRole {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MspAdminRole {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("msp_admin_id", &v.msp_admin_id);
+        w.field("msp_admin_role", &v.msp_admin_role);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MspAdminRole {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MspAdminRole,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("msp_admin_id", &v.msp_admin_id);
-            w.field("msp_admin_role", &v.msp_admin_role);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspAdminRole {
@@ -5489,13 +5398,18 @@ impl<'de> serde::Deserialize<'de> for MspAdminRole {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<MspAdminRole, ruckus_one_runtime::internal::object::FieldError> {
-            let value = MspAdminRole {
-                msp_admin_id: f.required("msp_admin_id")?,
-                msp_admin_role: f.required("msp_admin_role")?,
-                additional_fields: f.rest(),
+        ) -> Option<MspAdminRole> {
+            let (Some(r0), Some(r1)) = (
+                f.required("msp_admin_id"),
+                f.required("msp_admin_role"),
+            ) else {
+                return None;
             };
-            Ok(value)
+            Some(MspAdminRole {
+                msp_admin_id: r0,
+                msp_admin_role: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5531,20 +5445,18 @@ pub struct MspApCountSummary {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MspApCountSummary {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("apCount", &v.ap_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MspApCountSummary {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MspApCountSummary,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("apCount", &v.ap_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspApCountSummary {
@@ -5553,18 +5465,13 @@ impl<'de> serde::Deserialize<'de> for MspApCountSummary {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MspApCountSummary,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MspApCountSummary {
+        ) -> Option<MspApCountSummary> {
+            Some(MspApCountSummary {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 ap_count: f.optional("apCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5635,38 +5542,36 @@ pub struct MspDynamicQueryPayload {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MspDynamicQueryPayload {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("multiSortFields", &v.multi_sort_fields);
+        w.optional_list("matchFields", &v.match_fields);
+        w.optional("rangeFilter", &v.range_filter);
+        w.optional("rangeDateFilter", &v.range_date_filter);
+        w.optional_list("mustNotMatchField", &v.must_not_match_field);
+        w.optional("sortField", &v.sort_field);
+        w.optional("sortOrder", &v.sort_order);
+        w.optional("page", &v.page);
+        w.optional("pageByDate", &v.page_by_date);
+        w.optional("pageSize", &v.page_size);
+        w.optional_list("fields", &v.fields);
+        w.optional_list("search_after", &v.search_after);
+        w.optional_list("searchTargetFields", &v.search_target_fields);
+        w.optional("searchString", &v.search_string);
+        w.optional("filters", &v.filters);
+        w.optional_list("mustHaveFields", &v.must_have_fields);
+        w.optional_list("mustNotHaveFields", &v.must_not_have_fields);
+        w.optional("termField", &v.term_field);
+        w.optional("terms", &v.terms);
+        w.optional("exists", &v.exists);
+        w.optional("groupBy", &v.group_by);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MspDynamicQueryPayload {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MspDynamicQueryPayload,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("multiSortFields", &v.multi_sort_fields);
-            w.optional_list("matchFields", &v.match_fields);
-            w.optional("rangeFilter", &v.range_filter);
-            w.optional("rangeDateFilter", &v.range_date_filter);
-            w.optional_list("mustNotMatchField", &v.must_not_match_field);
-            w.optional("sortField", &v.sort_field);
-            w.optional("sortOrder", &v.sort_order);
-            w.optional("page", &v.page);
-            w.optional("pageByDate", &v.page_by_date);
-            w.optional("pageSize", &v.page_size);
-            w.optional_list("fields", &v.fields);
-            w.optional_list("search_after", &v.search_after);
-            w.optional_list("searchTargetFields", &v.search_target_fields);
-            w.optional("searchString", &v.search_string);
-            w.optional("filters", &v.filters);
-            w.optional_list("mustHaveFields", &v.must_have_fields);
-            w.optional_list("mustNotHaveFields", &v.must_not_have_fields);
-            w.optional("termField", &v.term_field);
-            w.optional("terms", &v.terms);
-            w.optional("exists", &v.exists);
-            w.optional("groupBy", &v.group_by);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspDynamicQueryPayload {
@@ -5675,11 +5580,8 @@ impl<'de> serde::Deserialize<'de> for MspDynamicQueryPayload {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MspDynamicQueryPayload,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MspDynamicQueryPayload {
+        ) -> Option<MspDynamicQueryPayload> {
+            Some(MspDynamicQueryPayload {
                 multi_sort_fields: f.optional_list("multiSortFields"),
                 match_fields: f.optional_list("matchFields"),
                 range_filter: f.optional("rangeFilter"),
@@ -5702,9 +5604,7 @@ impl<'de> serde::Deserialize<'de> for MspDynamicQueryPayload {
                 exists: f.optional("exists"),
                 group_by: f.optional("groupBy"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5915,38 +5815,36 @@ pub struct MspEcAccountView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MspEcAccountView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("msp_label", &v.msp_label);
+        w.optional("name", &v.name);
+        w.optional("street_address", &v.street_address);
+        w.optional("state", &v.state);
+        w.optional("country", &v.country);
+        w.optional("postal_code", &v.postal_code);
+        w.optional("phone_number", &v.phone_number);
+        w.optional("fax_number", &v.fax_number);
+        w.optional("city", &v.city);
+        w.optional("mapping_url", &v.mapping_url);
+        w.optional("service_effective_date", &v.service_effective_date);
+        w.optional("service_expiration_date", &v.service_expiration_date);
+        w.optional("is_active", &v.is_active);
+        w.optional("tenant_id", &v.tenant_id);
+        w.optional("parent_tenant_id", &v.parent_tenant_id);
+        w.optional("tenant_type", &v.tenant_type);
+        w.optional("account_id", &v.account_id);
+        w.optional("tier", &v.tier);
+        w.optional("logo_url", &v.logo_url);
+        w.optional_list("privacyFeatures", &v.privacy_features);
+        w.optional("tenantType", &v.tenant_type_2);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MspEcAccountView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MspEcAccountView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("msp_label", &v.msp_label);
-            w.optional("name", &v.name);
-            w.optional("street_address", &v.street_address);
-            w.optional("state", &v.state);
-            w.optional("country", &v.country);
-            w.optional("postal_code", &v.postal_code);
-            w.optional("phone_number", &v.phone_number);
-            w.optional("fax_number", &v.fax_number);
-            w.optional("city", &v.city);
-            w.optional("mapping_url", &v.mapping_url);
-            w.optional("service_effective_date", &v.service_effective_date);
-            w.optional("service_expiration_date", &v.service_expiration_date);
-            w.optional("is_active", &v.is_active);
-            w.optional("tenant_id", &v.tenant_id);
-            w.optional("parent_tenant_id", &v.parent_tenant_id);
-            w.optional("tenant_type", &v.tenant_type);
-            w.optional("account_id", &v.account_id);
-            w.optional("tier", &v.tier);
-            w.optional("logo_url", &v.logo_url);
-            w.optional_list("privacyFeatures", &v.privacy_features);
-            w.optional("tenantType", &v.tenant_type_2);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspEcAccountView {
@@ -5955,8 +5853,8 @@ impl<'de> serde::Deserialize<'de> for MspEcAccountView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<MspEcAccountView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = MspEcAccountView {
+        ) -> Option<MspEcAccountView> {
+            Some(MspEcAccountView {
                 msp_label: f.optional("msp_label"),
                 name: f.optional("name"),
                 street_address: f.optional("street_address"),
@@ -5979,9 +5877,7 @@ impl<'de> serde::Deserialize<'de> for MspEcAccountView {
                 privacy_features: f.optional_list("privacyFeatures"),
                 tenant_type_2: f.optional("tenantType"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6149,22 +6045,20 @@ pub struct MspEcAdminView {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MspEcAdminView {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("email", &v.email);
+        w.optional("user_name", &v.user_name);
+        w.optional("full_name", &v.full_name);
+        w.optional("first_name", &v.first_name);
+        w.optional("last_name", &v.last_name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MspEcAdminView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MspEcAdminView,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("email", &v.email);
-            w.optional("user_name", &v.user_name);
-            w.optional("full_name", &v.full_name);
-            w.optional("first_name", &v.first_name);
-            w.optional("last_name", &v.last_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspEcAdminView {
@@ -6173,17 +6067,15 @@ impl<'de> serde::Deserialize<'de> for MspEcAdminView {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<MspEcAdminView, ruckus_one_runtime::internal::object::FieldError> {
-            let value = MspEcAdminView {
+        ) -> Option<MspEcAdminView> {
+            Some(MspEcAdminView {
                 email: f.optional("email"),
                 user_name: f.optional("user_name"),
                 full_name: f.optional("full_name"),
                 first_name: f.optional("first_name"),
                 last_name: f.optional("last_name"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6247,21 +6139,19 @@ pub struct MspEcDelegationResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MspEcDelegationResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("mspec_list", &v.mspec_list);
+        w.optional("delegation_type", &v.delegation_type);
+        w.optional("delegated_to", &v.delegated_to);
+        w.optional("expiry_date", &v.expiry_date);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MspEcDelegationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MspEcDelegationResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("mspec_list", &v.mspec_list);
-            w.optional("delegation_type", &v.delegation_type);
-            w.optional("delegated_to", &v.delegated_to);
-            w.optional("expiry_date", &v.expiry_date);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspEcDelegationResponse {
@@ -6270,19 +6160,14 @@ impl<'de> serde::Deserialize<'de> for MspEcDelegationResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MspEcDelegationResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MspEcDelegationResponse {
+        ) -> Option<MspEcDelegationResponse> {
+            Some(MspEcDelegationResponse {
                 mspec_list: f.optional_list("mspec_list"),
                 delegation_type: f.optional("delegation_type"),
                 delegated_to: f.optional("delegated_to"),
                 expiry_date: f.optional("expiry_date"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6341,21 +6226,19 @@ pub struct MspSubsequentQuery {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MspSubsequentQuery {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("url", &v.url);
+        w.optional("httpMethod", &v.http_method);
+        w.optional("payload", &v.payload);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MspSubsequentQuery {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MspSubsequentQuery,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("url", &v.url);
-            w.optional("httpMethod", &v.http_method);
-            w.optional("payload", &v.payload);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspSubsequentQuery {
@@ -6364,19 +6247,14 @@ impl<'de> serde::Deserialize<'de> for MspSubsequentQuery {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            MspSubsequentQuery,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = MspSubsequentQuery {
+        ) -> Option<MspSubsequentQuery> {
+            Some(MspSubsequentQuery {
                 fields: f.optional_list("fields"),
                 url: f.optional("url"),
                 http_method: f.optional("httpMethod"),
                 payload: f.optional("payload"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6615,30 +6493,28 @@ pub struct NotificationRecipient {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for NotificationRecipient {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("createdDate", &v.created_date);
+        w.optional("updatedDate", &v.updated_date);
+        w.field("description", &v.description);
+        w.optional("emailPreferences", &v.email_preferences);
+        w.optional("smsPreferences", &v.sms_preferences);
+        w.optional("privilegeGroup", &v.privilege_group);
+        w.optional_list("endpoints", &v.endpoints);
+        w.optional("parentId", &v.parent_id);
+        w.optional("email", &v.email);
+        w.optional("emailEnabled", &v.email_enabled);
+        w.optional("mobile", &v.mobile);
+        w.optional("mobileEnabled", &v.mobile_enabled);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for NotificationRecipient {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NotificationRecipient,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("updatedDate", &v.updated_date);
-            w.field("description", &v.description);
-            w.optional("emailPreferences", &v.email_preferences);
-            w.optional("smsPreferences", &v.sms_preferences);
-            w.optional("privilegeGroup", &v.privilege_group);
-            w.optional_list("endpoints", &v.endpoints);
-            w.optional("parentId", &v.parent_id);
-            w.optional("email", &v.email);
-            w.optional("emailEnabled", &v.email_enabled);
-            w.optional("mobile", &v.mobile);
-            w.optional("mobileEnabled", &v.mobile_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for NotificationRecipient {
@@ -6647,15 +6523,15 @@ impl<'de> serde::Deserialize<'de> for NotificationRecipient {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            NotificationRecipient,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = NotificationRecipient {
+        ) -> Option<NotificationRecipient> {
+            let Some(r0) = f.required("description") else {
+                return None;
+            };
+            Some(NotificationRecipient {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
                 updated_date: f.optional("updatedDate"),
-                description: f.required("description")?,
+                description: r0,
                 email_preferences: f.optional("emailPreferences"),
                 sms_preferences: f.optional("smsPreferences"),
                 privilege_group: f.optional("privilegeGroup"),
@@ -6666,9 +6542,7 @@ impl<'de> serde::Deserialize<'de> for NotificationRecipient {
                 mobile: f.optional("mobile"),
                 mobile_enabled: f.optional("mobileEnabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6793,30 +6667,28 @@ pub struct NotificationRecipientRbacdto {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for NotificationRecipientRbacdto {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("description", &v.description);
+        w.optional_list("endpoints", &v.endpoints);
+        w.optional("emailPreferences", &v.email_preferences);
+        w.optional("smsPreferences", &v.sms_preferences);
+        w.optional("privilegeGroupId", &v.privilege_group_id);
+        w.optional("recipientType", &v.recipient_type);
+        w.optional("createdDate", &v.created_date);
+        w.optional("email", &v.email);
+        w.optional("emailEnabled", &v.email_enabled);
+        w.optional("mobile", &v.mobile);
+        w.optional("mobileEnabled", &v.mobile_enabled);
+        w.optional("updatedDate", &v.updated_date);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for NotificationRecipientRbacdto {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NotificationRecipientRbacdto,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("description", &v.description);
-            w.optional_list("endpoints", &v.endpoints);
-            w.optional("emailPreferences", &v.email_preferences);
-            w.optional("smsPreferences", &v.sms_preferences);
-            w.optional("privilegeGroupId", &v.privilege_group_id);
-            w.optional("recipientType", &v.recipient_type);
-            w.optional("createdDate", &v.created_date);
-            w.optional("email", &v.email);
-            w.optional("emailEnabled", &v.email_enabled);
-            w.optional("mobile", &v.mobile);
-            w.optional("mobileEnabled", &v.mobile_enabled);
-            w.optional("updatedDate", &v.updated_date);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for NotificationRecipientRbacdto {
@@ -6825,11 +6697,8 @@ impl<'de> serde::Deserialize<'de> for NotificationRecipientRbacdto {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            NotificationRecipientRbacdto,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = NotificationRecipientRbacdto {
+        ) -> Option<NotificationRecipientRbacdto> {
+            Some(NotificationRecipientRbacdto {
                 id: f.optional("id"),
                 description: f.optional("description"),
                 endpoints: f.optional_list("endpoints"),
@@ -6844,9 +6713,7 @@ impl<'de> serde::Deserialize<'de> for NotificationRecipientRbacdto {
                 mobile_enabled: f.optional("mobileEnabled"),
                 updated_date: f.optional("updatedDate"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6959,19 +6826,17 @@ pub struct OperationResponseAdmin {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for OperationResponseAdmin {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for OperationResponseAdmin {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OperationResponseAdmin,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for OperationResponseAdmin {
@@ -6980,17 +6845,12 @@ impl<'de> serde::Deserialize<'de> for OperationResponseAdmin {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            OperationResponseAdmin,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = OperationResponseAdmin {
+        ) -> Option<OperationResponseAdmin> {
+            Some(OperationResponseAdmin {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7034,19 +6894,17 @@ pub struct OperationResponseDelegation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for OperationResponseDelegation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for OperationResponseDelegation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OperationResponseDelegation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for OperationResponseDelegation {
@@ -7055,17 +6913,12 @@ impl<'de> serde::Deserialize<'de> for OperationResponseDelegation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            OperationResponseDelegation,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = OperationResponseDelegation {
+        ) -> Option<OperationResponseDelegation> {
+            Some(OperationResponseDelegation {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7109,19 +6962,18 @@ pub struct OperationResponseMobilePushNotificationEndpoint {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for OperationResponseMobilePushNotificationEndpoint {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for OperationResponseMobilePushNotificationEndpoint {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OperationResponseMobilePushNotificationEndpoint,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for OperationResponseMobilePushNotificationEndpoint {
@@ -7130,17 +6982,12 @@ impl<'de> serde::Deserialize<'de> for OperationResponseMobilePushNotificationEnd
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            OperationResponseMobilePushNotificationEndpoint,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = OperationResponseMobilePushNotificationEndpoint {
+        ) -> Option<OperationResponseMobilePushNotificationEndpoint> {
+            Some(OperationResponseMobilePushNotificationEndpoint {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7187,19 +7034,17 @@ pub struct OperationResponseUserProfile {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for OperationResponseUserProfile {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for OperationResponseUserProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OperationResponseUserProfile,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for OperationResponseUserProfile {
@@ -7208,17 +7053,12 @@ impl<'de> serde::Deserialize<'de> for OperationResponseUserProfile {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            OperationResponseUserProfile,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = OperationResponseUserProfile {
+        ) -> Option<OperationResponseUserProfile> {
+            Some(OperationResponseUserProfile {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7262,19 +7102,17 @@ pub struct PreferredNotifications {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PreferredNotifications {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("emailPreferences", &v.email_preferences);
+        w.optional("smsPreferences", &v.sms_preferences);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PreferredNotifications {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PreferredNotifications,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("emailPreferences", &v.email_preferences);
-            w.optional("smsPreferences", &v.sms_preferences);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PreferredNotifications {
@@ -7283,17 +7121,12 @@ impl<'de> serde::Deserialize<'de> for PreferredNotifications {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PreferredNotifications,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PreferredNotifications {
+        ) -> Option<PreferredNotifications> {
+            Some(PreferredNotifications {
                 email_preferences: f.optional("emailPreferences"),
                 sms_preferences: f.optional("smsPreferences"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7343,20 +7176,18 @@ pub struct PrivacyFeature {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PrivacyFeature {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("featureName", &v.feature_name);
+        w.optional("status", &v.status);
+        w.optional("isEnabled", &v.is_enabled);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PrivacyFeature {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PrivacyFeature,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("featureName", &v.feature_name);
-            w.optional("status", &v.status);
-            w.optional("isEnabled", &v.is_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PrivacyFeature {
@@ -7365,15 +7196,16 @@ impl<'de> serde::Deserialize<'de> for PrivacyFeature {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PrivacyFeature, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PrivacyFeature {
-                feature_name: f.required("featureName")?,
+        ) -> Option<PrivacyFeature> {
+            let Some(r0) = f.required("featureName") else {
+                return None;
+            };
+            Some(PrivacyFeature {
+                feature_name: r0,
                 status: f.optional("status"),
                 is_enabled: f.optional("isEnabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7418,19 +7250,17 @@ pub struct PrivacyFeatureRequest {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PrivacyFeatureRequest {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("featureName", &v.feature_name);
+        w.field("status", &v.status);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PrivacyFeatureRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PrivacyFeatureRequest,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("featureName", &v.feature_name);
-            w.field("status", &v.status);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PrivacyFeatureRequest {
@@ -7439,16 +7269,16 @@ impl<'de> serde::Deserialize<'de> for PrivacyFeatureRequest {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PrivacyFeatureRequest,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PrivacyFeatureRequest {
-                feature_name: f.required("featureName")?,
-                status: f.required("status")?,
-                additional_fields: f.rest(),
+        ) -> Option<PrivacyFeatureRequest> {
+            let (Some(r0), Some(r1)) = (f.required("featureName"), f.required("status"))
+            else {
+                return None;
             };
-            Ok(value)
+            Some(PrivacyFeatureRequest {
+                feature_name: r0,
+                status: r1,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7482,19 +7312,17 @@ pub struct PrivacyFeatureResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PrivacyFeatureResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("featureName", &v.feature_name);
+        w.optional("isEnabled", &v.is_enabled);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PrivacyFeatureResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PrivacyFeatureResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("featureName", &v.feature_name);
-            w.optional("isEnabled", &v.is_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PrivacyFeatureResponse {
@@ -7503,17 +7331,12 @@ impl<'de> serde::Deserialize<'de> for PrivacyFeatureResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            PrivacyFeatureResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = PrivacyFeatureResponse {
+        ) -> Option<PrivacyFeatureResponse> {
+            Some(PrivacyFeatureResponse {
                 feature_name: f.optional("featureName"),
                 is_enabled: f.optional("isEnabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7576,34 +7399,32 @@ pub struct PrivilegeGroup {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for PrivilegeGroup {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("createdDate", &v.created_date);
+        w.optional("updatedDate", &v.updated_date);
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional_list("roleObjectPermissions", &v.role_object_permissions);
+        w.optional("delegatedBy", &v.delegated_by);
+        w.optional("readOnly", &v.read_only);
+        w.optional("tenant", &v.tenant);
+        w.optional("type", &v.type_);
+        w.optional("memberCount", &v.member_count);
+        w.optional("delegationDetails", &v.delegation_details);
+        w.optional("hasDelegations", &v.has_delegations);
+        w.optional("customRole", &v.custom_role);
+        w.optional("parentPrivilegeGroupId", &v.parent_privilege_group_id);
+        w.optional("mspCustomers", &v.msp_customers);
+        w.optional("parentId", &v.parent_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for PrivilegeGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PrivilegeGroup,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("updatedDate", &v.updated_date);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional_list("roleObjectPermissions", &v.role_object_permissions);
-            w.optional("delegatedBy", &v.delegated_by);
-            w.optional("readOnly", &v.read_only);
-            w.optional("tenant", &v.tenant);
-            w.optional("type", &v.type_);
-            w.optional("memberCount", &v.member_count);
-            w.optional("delegationDetails", &v.delegation_details);
-            w.optional("hasDelegations", &v.has_delegations);
-            w.optional("customRole", &v.custom_role);
-            w.optional("parentPrivilegeGroupId", &v.parent_privilege_group_id);
-            w.optional("mspCustomers", &v.msp_customers);
-            w.optional("parentId", &v.parent_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for PrivilegeGroup {
@@ -7612,8 +7433,8 @@ impl<'de> serde::Deserialize<'de> for PrivilegeGroup {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<PrivilegeGroup, ruckus_one_runtime::internal::object::FieldError> {
-            let value = PrivilegeGroup {
+        ) -> Option<PrivilegeGroup> {
+            Some(PrivilegeGroup {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
                 updated_date: f.optional("updatedDate"),
@@ -7632,9 +7453,7 @@ impl<'de> serde::Deserialize<'de> for PrivilegeGroup {
                 msp_customers: f.optional("mspCustomers"),
                 parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7777,24 +7596,22 @@ pub struct QueryResponseApCountSummary {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for QueryResponseApCountSummary {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryResponseApCountSummary {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseApCountSummary,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseApCountSummary {
@@ -7803,11 +7620,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApCountSummary {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseApCountSummary,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseApCountSummary {
+        ) -> Option<QueryResponseApCountSummary> {
+            Some(QueryResponseApCountSummary {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -7816,9 +7630,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApCountSummary {
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7898,19 +7710,20 @@ pub struct Region {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Region {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.optional("description", &v.description);
+        w.optional("link", &v.link);
+        w.optional("current", &v.current);
+        w.optional("id", &v.id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Region {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Region, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("link", &v.link);
-            w.optional("current", &v.current);
-            w.optional("id", &v.id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Region {
@@ -7919,17 +7732,15 @@ impl<'de> serde::Deserialize<'de> for Region {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Region, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Region {
+        ) -> Option<Region> {
+            Some(Region {
                 name: f.optional("name"),
                 description: f.optional("description"),
                 link: f.optional("link"),
                 current: f.optional("current"),
                 id: f.optional("id"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7990,18 +7801,16 @@ pub struct ResponseBov2 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ResponseBov2 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.list("data", &v.data);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ResponseBov2 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ResponseBov2,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.list("data", &v.data);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResponseBov2 {
@@ -8010,12 +7819,14 @@ impl<'de> serde::Deserialize<'de> for ResponseBov2 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ResponseBov2, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ResponseBov2 {
-                data: f.required_list("data")?,
-                additional_fields: f.rest(),
+        ) -> Option<ResponseBov2> {
+            let Some(r0) = f.required_list("data") else {
+                return None;
             };
-            Ok(value)
+            Some(ResponseBov2 {
+                data: r0,
+                additional_fields: f.rest(),
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8061,30 +7872,28 @@ pub struct RoleObjectPermissions {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for RoleObjectPermissions {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("createdDate", &v.created_date);
+        w.optional("updatedDate", &v.updated_date);
+        w.optional("entityInstanceId", &v.entity_instance_id);
+        w.optional("objectType", &v.object_type);
+        w.optional("tenant", &v.tenant);
+        w.optional("read", &v.read);
+        w.optional("update", &v.update);
+        w.optional("add", &v.add);
+        w.optional("delete", &v.delete);
+        w.optional("apply", &v.apply);
+        w.optional("conditions", &v.conditions);
+        w.optional("parentId", &v.parent_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for RoleObjectPermissions {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RoleObjectPermissions,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("updatedDate", &v.updated_date);
-            w.optional("entityInstanceId", &v.entity_instance_id);
-            w.optional("objectType", &v.object_type);
-            w.optional("tenant", &v.tenant);
-            w.optional("read", &v.read);
-            w.optional("update", &v.update);
-            w.optional("add", &v.add);
-            w.optional("delete", &v.delete);
-            w.optional("apply", &v.apply);
-            w.optional("conditions", &v.conditions);
-            w.optional("parentId", &v.parent_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for RoleObjectPermissions {
@@ -8093,11 +7902,8 @@ impl<'de> serde::Deserialize<'de> for RoleObjectPermissions {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            RoleObjectPermissions,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = RoleObjectPermissions {
+        ) -> Option<RoleObjectPermissions> {
+            Some(RoleObjectPermissions {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
                 updated_date: f.optional("updatedDate"),
@@ -8112,9 +7918,7 @@ impl<'de> serde::Deserialize<'de> for RoleObjectPermissions {
                 conditions: f.optional("conditions"),
                 parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8229,19 +8033,20 @@ pub struct Scope {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Scope {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("createdDate", &v.created_date);
+        w.optional("updatedDate", &v.updated_date);
+        w.optional("name", &v.name);
+        w.optional("parentId", &v.parent_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Scope {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Scope, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("updatedDate", &v.updated_date);
-            w.optional("name", &v.name);
-            w.optional("parentId", &v.parent_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Scope {
@@ -8250,17 +8055,15 @@ impl<'de> serde::Deserialize<'de> for Scope {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Scope, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Scope {
+        ) -> Option<Scope> {
+            Some(Scope {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
                 updated_date: f.optional("updatedDate"),
                 name: f.optional("name"),
                 parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8376,59 +8179,60 @@ pub struct Tenant {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Tenant {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("createdDate", &v.created_date);
+        w.optional("updatedDate", &v.updated_date);
+        w.optional("entitlementId", &v.entitlement_id);
+        w.optional("externalModifiedDate", &v.external_modified_date);
+        w.optional("maintenanceState", &v.maintenance_state);
+        w.optional("maintenanceDate", &v.maintenance_date);
+        w.optional("name", &v.name);
+        w.field("externalId", &v.external_id);
+        w.optional_list("admins", &v.admins);
+        w.optional_list("notificationRecipients", &v.notification_recipients);
+        w.optional_list("authentications", &v.authentications);
+        w.optional("almActivated", &v.alm_activated);
+        w.optional("almActivationDate", &v.alm_activation_date);
+        w.optional("almSysAccountId", &v.alm_sys_account_id);
+        w.optional("almMigrationFlag", &v.alm_migration_flag);
+        w.optional("almMigrationDate", &v.alm_migration_date);
+        w.optional("accountTier", &v.account_tier);
+        w.optional("accountVertical", &v.account_vertical);
+        w.optional("obsolete", &v.obsolete);
+        w.optional("oemName", &v.oem_name);
+        w.optional("upgradeGroup", &v.upgrade_group);
+        w.optional("msp", &v.msp);
+        w.optional("MspEcServiceDates", &v.msp_ec_service_dates);
+        w.optional("tenantMFA", &v.tenant_mfa);
+        w.optional("serviceAccount", &v.service_account);
+        w.optional("mspPingOrgId", &v.msp_ping_org_id);
+        w.optional("aggregateNotifications", &v.aggregate_notifications);
+        w.optional("excludeecforAggregation", &v.excludeecfor_aggregation);
+        w.optional("pingMigrated", &v.ping_migrated);
+        w.optional("inMaintenance", &v.in_maintenance);
+        w.optional("account", &v.account);
+        w.optional("extendedTrial", &v.extended_trial);
+        w.optional("propertyCode", &v.property_code);
+        w.optional("expirationEnforcement", &v.expiration_enforcement);
+        w.optional("expirationEnforcementDate", &v.expiration_enforcement_date);
+        w.optional("preferences", &v.preferences);
+        w.optional("isActivated", &v.is_activated);
+        w.optional("ruckusUser", &v.ruckus_user);
+        w.optional_list("delegationsTo", &v.delegations_to);
+        w.optional("parentId", &v.parent_id);
+        w.optional("status", &v.status);
+        w.optional("tenantType", &v.tenant_type);
+        w.optional("subscribes", &v.subscribes);
+        w.optional("mspEc", &v.msp_ec);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Tenant {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Tenant, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("updatedDate", &v.updated_date);
-            w.optional("entitlementId", &v.entitlement_id);
-            w.optional("externalModifiedDate", &v.external_modified_date);
-            w.optional("maintenanceState", &v.maintenance_state);
-            w.optional("maintenanceDate", &v.maintenance_date);
-            w.optional("name", &v.name);
-            w.field("externalId", &v.external_id);
-            w.optional_list("admins", &v.admins);
-            w.optional_list("notificationRecipients", &v.notification_recipients);
-            w.optional_list("authentications", &v.authentications);
-            w.optional("almActivated", &v.alm_activated);
-            w.optional("almActivationDate", &v.alm_activation_date);
-            w.optional("almSysAccountId", &v.alm_sys_account_id);
-            w.optional("almMigrationFlag", &v.alm_migration_flag);
-            w.optional("almMigrationDate", &v.alm_migration_date);
-            w.optional("accountTier", &v.account_tier);
-            w.optional("accountVertical", &v.account_vertical);
-            w.optional("obsolete", &v.obsolete);
-            w.optional("oemName", &v.oem_name);
-            w.optional("upgradeGroup", &v.upgrade_group);
-            w.optional("msp", &v.msp);
-            w.optional("MspEcServiceDates", &v.msp_ec_service_dates);
-            w.optional("tenantMFA", &v.tenant_mfa);
-            w.optional("serviceAccount", &v.service_account);
-            w.optional("mspPingOrgId", &v.msp_ping_org_id);
-            w.optional("aggregateNotifications", &v.aggregate_notifications);
-            w.optional("excludeecforAggregation", &v.excludeecfor_aggregation);
-            w.optional("pingMigrated", &v.ping_migrated);
-            w.optional("inMaintenance", &v.in_maintenance);
-            w.optional("account", &v.account);
-            w.optional("extendedTrial", &v.extended_trial);
-            w.optional("propertyCode", &v.property_code);
-            w.optional("expirationEnforcement", &v.expiration_enforcement);
-            w.optional("expirationEnforcementDate", &v.expiration_enforcement_date);
-            w.optional("preferences", &v.preferences);
-            w.optional("isActivated", &v.is_activated);
-            w.optional("ruckusUser", &v.ruckus_user);
-            w.optional_list("delegationsTo", &v.delegations_to);
-            w.optional("parentId", &v.parent_id);
-            w.optional("status", &v.status);
-            w.optional("tenantType", &v.tenant_type);
-            w.optional("subscribes", &v.subscribes);
-            w.optional("mspEc", &v.msp_ec);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Tenant {
@@ -8437,8 +8241,11 @@ impl<'de> serde::Deserialize<'de> for Tenant {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Tenant, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Tenant {
+        ) -> Option<Tenant> {
+            let Some(r0) = f.required("externalId") else {
+                return None;
+            };
+            Some(Tenant {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
                 updated_date: f.optional("updatedDate"),
@@ -8447,7 +8254,7 @@ impl<'de> serde::Deserialize<'de> for Tenant {
                 maintenance_state: f.optional("maintenanceState"),
                 maintenance_date: f.optional("maintenanceDate"),
                 name: f.optional("name"),
-                external_id: f.required("externalId")?,
+                external_id: r0,
                 admins: f.optional_list("admins"),
                 notification_recipients: f.optional_list("notificationRecipients"),
                 authentications: f.optional_list("authentications"),
@@ -8485,9 +8292,7 @@ impl<'de> serde::Deserialize<'de> for Tenant {
                 subscribes: f.optional("subscribes"),
                 msp_ec: f.optional("mspEc"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8801,27 +8606,28 @@ pub struct Tenant2 {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for Tenant2 {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("newIdmId", &v.new_idm_id);
+        w.optional("var", &v.var);
+        w.optional("tenantName", &v.tenant_name);
+        w.optional("enableMfa", &v.enable_mfa);
+        w.optional("enableSa", &v.enable_sa);
+        w.optional("enableBeta", &v.enable_beta);
+        w.optional("enableAlpha", &v.enable_alpha);
+        w.optional("entitlementId", &v.entitlement_id);
+        w.optional("subscribes", &v.subscribes);
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.optional("userName", &v.user_name);
+        w.optional_list("missingAdminIds", &v.missing_admin_ids);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for Tenant2 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Tenant2, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("newIdmId", &v.new_idm_id);
-            w.optional("var", &v.var);
-            w.optional("tenantName", &v.tenant_name);
-            w.optional("enableMfa", &v.enable_mfa);
-            w.optional("enableSa", &v.enable_sa);
-            w.optional("enableBeta", &v.enable_beta);
-            w.optional("enableAlpha", &v.enable_alpha);
-            w.optional("entitlementId", &v.entitlement_id);
-            w.optional("subscribes", &v.subscribes);
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.optional("userName", &v.user_name);
-            w.optional_list("missingAdminIds", &v.missing_admin_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for Tenant2 {
@@ -8830,8 +8636,8 @@ impl<'de> serde::Deserialize<'de> for Tenant2 {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<Tenant2, ruckus_one_runtime::internal::object::FieldError> {
-            let value = Tenant2 {
+        ) -> Option<Tenant2> {
+            Some(Tenant2 {
                 new_idm_id: f.optional("newIdmId"),
                 var: f.optional("var"),
                 tenant_name: f.optional("tenantName"),
@@ -8846,9 +8652,7 @@ impl<'de> serde::Deserialize<'de> for Tenant2 {
                 user_name: f.optional("userName"),
                 missing_admin_ids: f.optional_list("missingAdminIds"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8941,6 +8745,196 @@ impl Tenant2 {
     /// Sets `missingAdminIds`.
     pub fn with_missing_admin_ids(mut self, value: impl Into<Vec<String>>) -> Self {
         self.missing_admin_ids = Some(value.into());
+        self
+    }
+}
+/// One entitlement item of a delegation; only the field added in a release is named.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct TenantDelegationEntitlement {
+    /// Number of virtual edge devices, as a string.
+    ///
+    /// Wire name `virtualEdgeDeviceCount`; `string`; optional.
+    pub virtual_edge_device_count: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl ruckus_one_runtime::internal::object::WriteFields for TenantDelegationEntitlement {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("virtualEdgeDeviceCount", &v.virtual_edge_device_count);
+        w.rest(&v.additional_fields);
+    }
+}
+impl serde::Serialize for TenantDelegationEntitlement {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TenantDelegationEntitlement {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Option<TenantDelegationEntitlement> {
+            Some(TenantDelegationEntitlement {
+                virtual_edge_device_count: f.optional("virtualEdgeDeviceCount"),
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "TenantDelegationEntitlement",
+            fields,
+        )
+    }
+}
+impl TenantDelegationEntitlement {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            virtual_edge_device_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `virtualEdgeDeviceCount`.
+    pub fn with_virtual_edge_device_count(mut self, value: impl Into<String>) -> Self {
+        self.virtual_edge_device_count = Some(value.into());
+        self
+    }
+}
+/// One delegation of a delegations list. The document names only the entitlement items' virtualEdgeDeviceCount; other fields are kept as received. Which operation answers the list is not shown.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct TenantDelegationListItem {
+    /// Entitlements of the delegation.
+    ///
+    /// Wire name `entitlements`; `array<TenantDelegationEntitlement>`; optional.
+    pub entitlements: Option<Vec<TenantDelegationEntitlement>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl ruckus_one_runtime::internal::object::WriteFields for TenantDelegationListItem {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("entitlements", &v.entitlements);
+        w.rest(&v.additional_fields);
+    }
+}
+impl serde::Serialize for TenantDelegationListItem {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TenantDelegationListItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Option<TenantDelegationListItem> {
+            Some(TenantDelegationListItem {
+                entitlements: f.optional_list("entitlements"),
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "TenantDelegationListItem",
+            fields,
+        )
+    }
+}
+impl TenantDelegationListItem {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            entitlements: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `entitlements`.
+    pub fn with_entitlements(
+        mut self,
+        value: impl Into<Vec<TenantDelegationEntitlement>>,
+    ) -> Self {
+        self.entitlements = Some(value.into());
+        self
+    }
+}
+/// Provenance: reference (tenant_management-0.3.0.yaml InviteVAR).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct TenantInviteVar {
+    pub username: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl ruckus_one_runtime::internal::object::WriteFields for TenantInviteVar {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("username", &v.username);
+        w.rest(&v.additional_fields);
+    }
+}
+impl serde::Serialize for TenantInviteVar {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TenantInviteVar {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Option<TenantInviteVar> {
+            Some(TenantInviteVar {
+                username: f.optional("username"),
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "TenantInviteVar",
+            fields,
+        )
+    }
+}
+impl TenantInviteVar {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            username: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `username`.
+    pub fn with_username(mut self, value: impl Into<String>) -> Self {
+        self.username = Some(value.into());
         self
     }
 }

@@ -87,54 +87,52 @@ pub struct AccessPoint {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AccessPoint {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("bssColoring", &v.bss_coloring);
+        w.optional("clientAdmissionControl", &v.client_admission_control);
+        w.optional_list("tags", &v.tags);
+        w.optional("description", &v.description);
+        w.optional("deviceGps", &v.device_gps);
+        w.optional("loginPassword", &v.login_password);
+        w.optional("model", &v.model);
+        w.optional("name", &v.name);
+        w.optional("apGroupId", &v.ap_group_id);
+        w.optional("apPassword", &v.ap_password);
+        w.optional("bonjourGateway", &v.bonjour_gateway);
+        w.optional("clientCount", &v.client_count);
+        w.optional("data", &v.data);
+        w.optional("externalIp", &v.external_ip);
+        w.optional("firmware", &v.firmware);
+        w.optional(
+            "globalAccessPortUntaggedIdEnabled",
+            &v.global_access_port_untagged_id_enabled,
+        );
+        w.optional("indoorModel", &v.indoor_model);
+        w.optional("ip", &v.ip);
+        w.optional("lastContacted", &v.last_contacted);
+        w.optional("lastUpdated", &v.last_updated);
+        w.optional("mac", &v.mac);
+        w.optional("meshRole", &v.mesh_role);
+        w.optional("poeMode", &v.poe_mode);
+        w.optional("poeOut", &v.poe_out);
+        w.optional("poeOutMode", &v.poe_out_mode);
+        w.optional("position", &v.position);
+        w.optional("radio", &v.radio);
+        w.optional("serialNumber", &v.serial_number);
+        w.optional("softDeleted", &v.soft_deleted);
+        w.optional("state", &v.state);
+        w.optional("subState", &v.sub_state);
+        w.optional("updatedDate", &v.updated_date);
+        w.optional("uptime_seconds", &v.uptime_seconds);
+        w.optional("venueId", &v.venue_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AccessPoint {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AccessPoint,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("bssColoring", &v.bss_coloring);
-            w.optional("clientAdmissionControl", &v.client_admission_control);
-            w.optional_list("tags", &v.tags);
-            w.optional("description", &v.description);
-            w.optional("deviceGps", &v.device_gps);
-            w.optional("loginPassword", &v.login_password);
-            w.optional("model", &v.model);
-            w.optional("name", &v.name);
-            w.optional("apGroupId", &v.ap_group_id);
-            w.optional("apPassword", &v.ap_password);
-            w.optional("bonjourGateway", &v.bonjour_gateway);
-            w.optional("clientCount", &v.client_count);
-            w.optional("data", &v.data);
-            w.optional("externalIp", &v.external_ip);
-            w.optional("firmware", &v.firmware);
-            w.optional(
-                "globalAccessPortUntaggedIdEnabled",
-                &v.global_access_port_untagged_id_enabled,
-            );
-            w.optional("indoorModel", &v.indoor_model);
-            w.optional("ip", &v.ip);
-            w.optional("lastContacted", &v.last_contacted);
-            w.optional("lastUpdated", &v.last_updated);
-            w.optional("mac", &v.mac);
-            w.optional("meshRole", &v.mesh_role);
-            w.optional("poeMode", &v.poe_mode);
-            w.optional("poeOut", &v.poe_out);
-            w.optional("poeOutMode", &v.poe_out_mode);
-            w.optional("position", &v.position);
-            w.optional("radio", &v.radio);
-            w.optional("serialNumber", &v.serial_number);
-            w.optional("softDeleted", &v.soft_deleted);
-            w.optional("state", &v.state);
-            w.optional("subState", &v.sub_state);
-            w.optional("updatedDate", &v.updated_date);
-            w.optional("uptime_seconds", &v.uptime_seconds);
-            w.optional("venueId", &v.venue_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AccessPoint {
@@ -143,8 +141,8 @@ impl<'de> serde::Deserialize<'de> for AccessPoint {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AccessPoint, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AccessPoint {
+        ) -> Option<AccessPoint> {
+            Some(AccessPoint {
                 bss_coloring: f.optional("bssColoring"),
                 client_admission_control: f.optional("clientAdmissionControl"),
                 tags: f.optional_list("tags"),
@@ -181,9 +179,7 @@ impl<'de> serde::Deserialize<'de> for AccessPoint {
                 uptime_seconds: f.optional("uptime_seconds"),
                 venue_id: f.optional("venueId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -437,18 +433,16 @@ pub struct AccessPointBonjourGateway {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AccessPointBonjourGateway {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("rules", &v.rules);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AccessPointBonjourGateway {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AccessPointBonjourGateway,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("rules", &v.rules);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AccessPointBonjourGateway {
@@ -457,16 +451,11 @@ impl<'de> serde::Deserialize<'de> for AccessPointBonjourGateway {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AccessPointBonjourGateway,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AccessPointBonjourGateway {
+        ) -> Option<AccessPointBonjourGateway> {
+            Some(AccessPointBonjourGateway {
                 rules: f.optional_list("rules"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -513,21 +502,20 @@ pub struct AccessPointBonjourGatewayRule {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for AccessPointBonjourGatewayRule {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enabled", &v.enabled);
+        w.optional("fromVlan", &v.from_vlan);
+        w.optional("service", &v.service);
+        w.optional("toVlan", &v.to_vlan);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AccessPointBonjourGatewayRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AccessPointBonjourGatewayRule,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("enabled", &v.enabled);
-            w.optional("fromVlan", &v.from_vlan);
-            w.optional("service", &v.service);
-            w.optional("toVlan", &v.to_vlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AccessPointBonjourGatewayRule {
@@ -536,19 +524,14 @@ impl<'de> serde::Deserialize<'de> for AccessPointBonjourGatewayRule {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AccessPointBonjourGatewayRule,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AccessPointBonjourGatewayRule {
+        ) -> Option<AccessPointBonjourGatewayRule> {
+            Some(AccessPointBonjourGatewayRule {
                 enabled: f.optional("enabled"),
                 from_vlan: f.optional("fromVlan"),
                 service: f.optional("service"),
                 to_vlan: f.optional("toVlan"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -604,18 +587,16 @@ pub struct AccessPointData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AccessPointData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("model", &v.model);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AccessPointData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AccessPointData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("model", &v.model);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AccessPointData {
@@ -624,13 +605,11 @@ impl<'de> serde::Deserialize<'de> for AccessPointData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AccessPointData, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AccessPointData {
+        ) -> Option<AccessPointData> {
+            Some(AccessPointData {
                 model: f.optional("model"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -670,19 +649,17 @@ pub struct AccessPointPosition {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AccessPointPosition {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_number("xPercent", v.x_percent);
+        w.optional_number("yPercent", v.y_percent);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AccessPointPosition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AccessPointPosition,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_number("xPercent", v.x_percent);
-            w.optional_number("yPercent", v.y_percent);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AccessPointPosition {
@@ -691,17 +668,12 @@ impl<'de> serde::Deserialize<'de> for AccessPointPosition {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AccessPointPosition,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AccessPointPosition {
+        ) -> Option<AccessPointPosition> {
+            Some(AccessPointPosition {
                 x_percent: f.optional("xPercent"),
                 y_percent: f.optional("yPercent"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -759,25 +731,23 @@ pub struct AccessPointRadio {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AccessPointRadio {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("apRadioParams24G", &v.ap_radio_params24g);
+        w.optional("apRadioParams50G", &v.ap_radio_params50g);
+        w.optional("apRadioParams6G", &v.ap_radio_params6g);
+        w.optional("apRadioParamsDual5G", &v.ap_radio_params_dual5g);
+        w.optional("enable24G", &v.enable24g);
+        w.optional("enable50G", &v.enable50g);
+        w.optional("enable6G", &v.enable6g);
+        w.optional("useVenueSettings", &v.use_venue_settings);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AccessPointRadio {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AccessPointRadio,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("apRadioParams24G", &v.ap_radio_params24g);
-            w.optional("apRadioParams50G", &v.ap_radio_params50g);
-            w.optional("apRadioParams6G", &v.ap_radio_params6g);
-            w.optional("apRadioParamsDual5G", &v.ap_radio_params_dual5g);
-            w.optional("enable24G", &v.enable24g);
-            w.optional("enable50G", &v.enable50g);
-            w.optional("enable6G", &v.enable6g);
-            w.optional("useVenueSettings", &v.use_venue_settings);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AccessPointRadio {
@@ -786,8 +756,8 @@ impl<'de> serde::Deserialize<'de> for AccessPointRadio {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AccessPointRadio, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AccessPointRadio {
+        ) -> Option<AccessPointRadio> {
+            Some(AccessPointRadio {
                 ap_radio_params24g: f.optional("apRadioParams24G"),
                 ap_radio_params50g: f.optional("apRadioParams50G"),
                 ap_radio_params6g: f.optional("apRadioParams6G"),
@@ -797,9 +767,7 @@ impl<'de> serde::Deserialize<'de> for AccessPointRadio {
                 enable6g: f.optional("enable6G"),
                 use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -905,25 +873,24 @@ pub struct AccessPointRadioApRadioParams24G {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for AccessPointRadioApRadioParams24G {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("allowedChannels", &v.allowed_channels);
+        w.optional("changeInterval", &v.change_interval);
+        w.optional("channelBandwidth", &v.channel_bandwidth);
+        w.optional("manualChannel", &v.manual_channel);
+        w.optional("method", &v.method);
+        w.optional("operativeChannel", &v.operative_channel);
+        w.optional("snr_dB", &v.snr_db);
+        w.optional("txPower", &v.tx_power);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AccessPointRadioApRadioParams24G {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AccessPointRadioApRadioParams24G,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("allowedChannels", &v.allowed_channels);
-            w.optional("changeInterval", &v.change_interval);
-            w.optional("channelBandwidth", &v.channel_bandwidth);
-            w.optional("manualChannel", &v.manual_channel);
-            w.optional("method", &v.method);
-            w.optional("operativeChannel", &v.operative_channel);
-            w.optional("snr_dB", &v.snr_db);
-            w.optional("txPower", &v.tx_power);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AccessPointRadioApRadioParams24G {
@@ -932,11 +899,8 @@ impl<'de> serde::Deserialize<'de> for AccessPointRadioApRadioParams24G {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AccessPointRadioApRadioParams24G,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AccessPointRadioApRadioParams24G {
+        ) -> Option<AccessPointRadioApRadioParams24G> {
+            Some(AccessPointRadioApRadioParams24G {
                 allowed_channels: f.optional_list("allowedChannels"),
                 change_interval: f.optional("changeInterval"),
                 channel_bandwidth: f.optional("channelBandwidth"),
@@ -946,9 +910,7 @@ impl<'de> serde::Deserialize<'de> for AccessPointRadioApRadioParams24G {
                 snr_db: f.optional("snr_dB"),
                 tx_power: f.optional("txPower"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1040,24 +1002,23 @@ pub struct AccessPointRadioApRadioParams6G {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for AccessPointRadioApRadioParams6G {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("bssMinRate6G", &v.bss_min_rate6g);
+        w.optional("changeInterval", &v.change_interval);
+        w.optional("channelBandwidth", &v.channel_bandwidth);
+        w.optional("manualChannel", &v.manual_channel);
+        w.optional("method", &v.method);
+        w.optional("mgmtTxRate6G", &v.mgmt_tx_rate6g);
+        w.optional("txPower", &v.tx_power);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AccessPointRadioApRadioParams6G {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AccessPointRadioApRadioParams6G,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("bssMinRate6G", &v.bss_min_rate6g);
-            w.optional("changeInterval", &v.change_interval);
-            w.optional("channelBandwidth", &v.channel_bandwidth);
-            w.optional("manualChannel", &v.manual_channel);
-            w.optional("method", &v.method);
-            w.optional("mgmtTxRate6G", &v.mgmt_tx_rate6g);
-            w.optional("txPower", &v.tx_power);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AccessPointRadioApRadioParams6G {
@@ -1066,11 +1027,8 @@ impl<'de> serde::Deserialize<'de> for AccessPointRadioApRadioParams6G {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AccessPointRadioApRadioParams6G,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AccessPointRadioApRadioParams6G {
+        ) -> Option<AccessPointRadioApRadioParams6G> {
+            Some(AccessPointRadioApRadioParams6G {
                 bss_min_rate6g: f.optional("bssMinRate6G"),
                 change_interval: f.optional("changeInterval"),
                 channel_bandwidth: f.optional("channelBandwidth"),
@@ -1079,9 +1037,7 @@ impl<'de> serde::Deserialize<'de> for AccessPointRadioApRadioParams6G {
                 mgmt_tx_rate6g: f.optional("mgmtTxRate6G"),
                 tx_power: f.optional("txPower"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1163,20 +1119,19 @@ pub struct AccessPointRadioApRadioParamsDual5G {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for AccessPointRadioApRadioParamsDual5G {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enabled", &v.enabled);
+        w.optional("radioParamsLower5G", &v.radio_params_lower5g);
+        w.optional("radioParamsUpper5G", &v.radio_params_upper5g);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AccessPointRadioApRadioParamsDual5G {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AccessPointRadioApRadioParamsDual5G,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("enabled", &v.enabled);
-            w.optional("radioParamsLower5G", &v.radio_params_lower5g);
-            w.optional("radioParamsUpper5G", &v.radio_params_upper5g);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AccessPointRadioApRadioParamsDual5G {
@@ -1185,18 +1140,13 @@ impl<'de> serde::Deserialize<'de> for AccessPointRadioApRadioParamsDual5G {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AccessPointRadioApRadioParamsDual5G,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AccessPointRadioApRadioParamsDual5G {
+        ) -> Option<AccessPointRadioApRadioParamsDual5G> {
+            Some(AccessPointRadioApRadioParamsDual5G {
                 enabled: f.optional("enabled"),
                 radio_params_lower5g: f.optional("radioParamsLower5G"),
                 radio_params_upper5g: f.optional("radioParamsUpper5G"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1260,22 +1210,21 @@ pub struct AccessPointRadioApRadioParamsDual5GRadioParamsLower5G {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for AccessPointRadioApRadioParamsDual5GRadioParamsLower5G {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("changeInterval", &v.change_interval);
+        w.optional("channelBandwidth", &v.channel_bandwidth);
+        w.optional("manualChannel", &v.manual_channel);
+        w.optional("method", &v.method);
+        w.optional("txPower", &v.tx_power);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AccessPointRadioApRadioParamsDual5GRadioParamsLower5G {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AccessPointRadioApRadioParamsDual5GRadioParamsLower5G,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("changeInterval", &v.change_interval);
-            w.optional("channelBandwidth", &v.channel_bandwidth);
-            w.optional("manualChannel", &v.manual_channel);
-            w.optional("method", &v.method);
-            w.optional("txPower", &v.tx_power);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de>
@@ -1285,20 +1234,15 @@ for AccessPointRadioApRadioParamsDual5GRadioParamsLower5G {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            AccessPointRadioApRadioParamsDual5GRadioParamsLower5G,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = AccessPointRadioApRadioParamsDual5GRadioParamsLower5G {
+        ) -> Option<AccessPointRadioApRadioParamsDual5GRadioParamsLower5G> {
+            Some(AccessPointRadioApRadioParamsDual5GRadioParamsLower5G {
                 change_interval: f.optional("changeInterval"),
                 channel_bandwidth: f.optional("channelBandwidth"),
                 manual_channel: f.optional("manualChannel"),
                 method: f.optional("method"),
                 tx_power: f.optional("txPower"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1365,20 +1309,21 @@ pub struct AfcStatus {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for AfcStatus {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("afcState", &v.afc_state);
+        w.optional_list("availableChannels", &v.available_channels);
+        w.optional("geoLocationSource", &v.geo_location_source);
+        w.optional("hasGeoLocation", &v.has_geo_location);
+        w.optional("maxPower", &v.max_power);
+        w.optional("powerState", &v.power_state);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for AfcStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AfcStatus, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("afcState", &v.afc_state);
-            w.optional_list("availableChannels", &v.available_channels);
-            w.optional("geoLocationSource", &v.geo_location_source);
-            w.optional("hasGeoLocation", &v.has_geo_location);
-            w.optional("maxPower", &v.max_power);
-            w.optional("powerState", &v.power_state);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for AfcStatus {
@@ -1387,8 +1332,8 @@ impl<'de> serde::Deserialize<'de> for AfcStatus {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<AfcStatus, ruckus_one_runtime::internal::object::FieldError> {
-            let value = AfcStatus {
+        ) -> Option<AfcStatus> {
+            Some(AfcStatus {
                 afc_state: f.optional("afcState"),
                 available_channels: f.optional_list("availableChannels"),
                 geo_location_source: f.optional("geoLocationSource"),
@@ -1396,9 +1341,7 @@ impl<'de> serde::Deserialize<'de> for AfcStatus {
                 max_power: f.optional("maxPower"),
                 power_state: f.optional("powerState"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1474,19 +1417,17 @@ pub struct ApBssColoring {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApBssColoring {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("bssColoringEnabled", &v.bss_coloring_enabled);
+        w.optional("useVenueSettings", &v.use_venue_settings);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApBssColoring {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApBssColoring,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("bssColoringEnabled", &v.bss_coloring_enabled);
-            w.optional("useVenueSettings", &v.use_venue_settings);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApBssColoring {
@@ -1495,14 +1436,12 @@ impl<'de> serde::Deserialize<'de> for ApBssColoring {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApBssColoring, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApBssColoring {
+        ) -> Option<ApBssColoring> {
+            Some(ApBssColoring {
                 bss_coloring_enabled: f.optional("bssColoringEnabled"),
                 use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1546,15 +1485,16 @@ pub struct ApClient {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApClient {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("status", &v.status);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApClient {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApClient, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.field("status", &v.status);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApClient {
@@ -1563,13 +1503,11 @@ impl<'de> serde::Deserialize<'de> for ApClient {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApClient, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApClient {
+        ) -> Option<ApClient> {
+            Some(ApClient {
                 status: f.optional("status"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1643,26 +1581,24 @@ pub struct ApClientAdmissionControl {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApClientAdmissionControl {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("enable24G", &v.enable24g);
+        w.optional("enable50G", &v.enable50g);
+        w.optional("maxRadioLoad24G", &v.max_radio_load24g);
+        w.optional("maxRadioLoad50G", &v.max_radio_load50g);
+        w.optional("minClientCount24G", &v.min_client_count24g);
+        w.optional("minClientCount50G", &v.min_client_count50g);
+        w.optional("minClientThroughput24G", &v.min_client_throughput24g);
+        w.optional("minClientThroughput50G", &v.min_client_throughput50g);
+        w.optional("useVenueSettings", &v.use_venue_settings);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApClientAdmissionControl {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApClientAdmissionControl,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("enable24G", &v.enable24g);
-            w.optional("enable50G", &v.enable50g);
-            w.optional("maxRadioLoad24G", &v.max_radio_load24g);
-            w.optional("maxRadioLoad50G", &v.max_radio_load50g);
-            w.optional("minClientCount24G", &v.min_client_count24g);
-            w.optional("minClientCount50G", &v.min_client_count50g);
-            w.optional("minClientThroughput24G", &v.min_client_throughput24g);
-            w.optional("minClientThroughput50G", &v.min_client_throughput50g);
-            w.optional("useVenueSettings", &v.use_venue_settings);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApClientAdmissionControl {
@@ -1671,11 +1607,8 @@ impl<'de> serde::Deserialize<'de> for ApClientAdmissionControl {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApClientAdmissionControl,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApClientAdmissionControl {
+        ) -> Option<ApClientAdmissionControl> {
+            Some(ApClientAdmissionControl {
                 enable24g: f.optional("enable24G"),
                 enable50g: f.optional("enable50G"),
                 max_radio_load24g: f.optional("maxRadioLoad24G"),
@@ -1686,9 +1619,7 @@ impl<'de> serde::Deserialize<'de> for ApClientAdmissionControl {
                 min_client_throughput50g: f.optional("minClientThroughput50G"),
                 use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -1798,39 +1729,37 @@ pub struct ApClientQueryData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApClientQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("modelName", &v.model_name);
+        w.optional("deviceType", &v.device_type);
+        w.optional("macAddress", &v.mac_address);
+        w.optional("osType", &v.os_type);
+        w.optional("ipAddress", &v.ip_address);
+        w.optional("username", &v.username);
+        w.optional("hostname", &v.hostname);
+        w.optional("authenticationStatus", &v.authentication_status);
+        w.optional("wifiCallingEnabled", &v.wifi_calling_enabled);
+        w.optional("mldMacAddress", &v.mld_mac_address);
+        w.optional("band", &v.band);
+        w.optional("cpeMacAddress", &v.cpe_mac_address);
+        w.optional("connectedTime", &v.connected_time);
+        w.optional("lastUpdatedTime", &v.last_updated_time);
+        w.optional("venueInformation", &v.venue_information);
+        w.optional("apInformation", &v.ap_information);
+        w.optional("networkInformation", &v.network_information);
+        w.optional("signalStatus", &v.signal_status);
+        w.optional("radioStatus", &v.radio_status);
+        w.optional("wifiCallingStatus", &v.wifi_calling_status);
+        w.optional("trafficStatus", &v.traffic_status);
+        w.optional("identityId", &v.identity_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApClientQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApClientQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("modelName", &v.model_name);
-            w.optional("deviceType", &v.device_type);
-            w.optional("macAddress", &v.mac_address);
-            w.optional("osType", &v.os_type);
-            w.optional("ipAddress", &v.ip_address);
-            w.optional("username", &v.username);
-            w.optional("hostname", &v.hostname);
-            w.optional("authenticationStatus", &v.authentication_status);
-            w.optional("wifiCallingEnabled", &v.wifi_calling_enabled);
-            w.optional("mldMacAddress", &v.mld_mac_address);
-            w.optional("band", &v.band);
-            w.optional("cpeMacAddress", &v.cpe_mac_address);
-            w.optional("connectedTime", &v.connected_time);
-            w.optional("lastUpdatedTime", &v.last_updated_time);
-            w.optional("venueInformation", &v.venue_information);
-            w.optional("apInformation", &v.ap_information);
-            w.optional("networkInformation", &v.network_information);
-            w.optional("signalStatus", &v.signal_status);
-            w.optional("radioStatus", &v.radio_status);
-            w.optional("wifiCallingStatus", &v.wifi_calling_status);
-            w.optional("trafficStatus", &v.traffic_status);
-            w.optional("identityId", &v.identity_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApClientQueryData {
@@ -1839,11 +1768,8 @@ impl<'de> serde::Deserialize<'de> for ApClientQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApClientQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApClientQueryData {
+        ) -> Option<ApClientQueryData> {
+            Some(ApClientQueryData {
                 model_name: f.optional("modelName"),
                 device_type: f.optional("deviceType"),
                 mac_address: f.optional("macAddress"),
@@ -1867,9 +1793,7 @@ impl<'de> serde::Deserialize<'de> for ApClientQueryData {
                 traffic_status: f.optional("trafficStatus"),
                 identity_id: f.optional("identityId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2102,21 +2026,19 @@ pub struct ApCompatibilityPage {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApCompatibilityPage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("compatibilities", &v.compatibilities);
+        w.optional("page", &v.page);
+        w.optional("totalCount", &v.total_count);
+        w.optional_list("apCompatibilities", &v.ap_compatibilities);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApCompatibilityPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApCompatibilityPage,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("compatibilities", &v.compatibilities);
-            w.optional("page", &v.page);
-            w.optional("totalCount", &v.total_count);
-            w.optional_list("apCompatibilities", &v.ap_compatibilities);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApCompatibilityPage {
@@ -2125,19 +2047,14 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityPage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApCompatibilityPage,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApCompatibilityPage {
+        ) -> Option<ApCompatibilityPage> {
+            Some(ApCompatibilityPage {
                 compatibilities: f.optional_list("compatibilities"),
                 page: f.optional("page"),
                 total_count: f.optional("totalCount"),
                 ap_compatibilities: f.optional_list("apCompatibilities"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2207,21 +2124,20 @@ pub struct ApCompatibilityPageApCompatibility {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ApCompatibilityPageApCompatibility {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("incompatible", &v.incompatible);
+        w.optional_list("incompatibleFeatures", &v.incompatible_features);
+        w.optional("total", &v.total);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApCompatibilityPageApCompatibility {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApCompatibilityPageApCompatibility,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("incompatible", &v.incompatible);
-            w.optional_list("incompatibleFeatures", &v.incompatible_features);
-            w.optional("total", &v.total);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApCompatibilityPageApCompatibility {
@@ -2230,19 +2146,14 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityPageApCompatibility {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApCompatibilityPageApCompatibility,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApCompatibilityPageApCompatibility {
+        ) -> Option<ApCompatibilityPageApCompatibility> {
+            Some(ApCompatibilityPageApCompatibility {
                 id: f.optional("id"),
                 incompatible: f.optional("incompatible"),
                 incompatible_features: f.optional_list("incompatibleFeatures"),
                 total: f.optional("total"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2311,21 +2222,20 @@ pub struct ApCompatibilityPageApCompatibilityIncompatibleFeature {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ApCompatibilityPageApCompatibilityIncompatibleFeature {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("featureName", &v.feature_name);
+        w.optional_list("incompatibleDevices", &v.incompatible_devices);
+        w.optional("requiredFw", &v.required_fw);
+        w.optional_list("supportedModelFamilies", &v.supported_model_families);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApCompatibilityPageApCompatibilityIncompatibleFeature {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApCompatibilityPageApCompatibilityIncompatibleFeature,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("featureName", &v.feature_name);
-            w.optional_list("incompatibleDevices", &v.incompatible_devices);
-            w.optional("requiredFw", &v.required_fw);
-            w.optional_list("supportedModelFamilies", &v.supported_model_families);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de>
@@ -2335,19 +2245,14 @@ for ApCompatibilityPageApCompatibilityIncompatibleFeature {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApCompatibilityPageApCompatibilityIncompatibleFeature,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApCompatibilityPageApCompatibilityIncompatibleFeature {
+        ) -> Option<ApCompatibilityPageApCompatibilityIncompatibleFeature> {
+            Some(ApCompatibilityPageApCompatibilityIncompatibleFeature {
                 feature_name: f.optional("featureName"),
                 incompatible_devices: f.optional_list("incompatibleDevices"),
                 required_fw: f.optional("requiredFw"),
                 supported_model_families: f.optional_list("supportedModelFamilies"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2414,19 +2319,17 @@ pub struct ApDiagnosisCommand {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApDiagnosisCommand {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("targetHost", &v.target_host);
+        w.field("type", &v.type_);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApDiagnosisCommand {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApDiagnosisCommand,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("targetHost", &v.target_host);
-            w.field("type", &v.type_);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApDiagnosisCommand {
@@ -2435,17 +2338,12 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommand {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApDiagnosisCommand,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApDiagnosisCommand {
+        ) -> Option<ApDiagnosisCommand> {
+            Some(ApDiagnosisCommand {
                 target_host: f.optional("targetHost"),
                 type_: f.optional("type"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2488,18 +2386,16 @@ pub struct ApDiagnosisCommandResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApDiagnosisCommandResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApDiagnosisCommandResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApDiagnosisCommandResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandResponse {
@@ -2508,16 +2404,11 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApDiagnosisCommandResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApDiagnosisCommandResponse {
+        ) -> Option<ApDiagnosisCommandResponse> {
+            Some(ApDiagnosisCommandResponse {
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2555,19 +2446,18 @@ pub struct ApDiagnosisCommandResponseOperationResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ApDiagnosisCommandResponseOperationResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApDiagnosisCommandResponseOperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApDiagnosisCommandResponseOperationResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandResponseOperationResponse {
@@ -2576,17 +2466,12 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandResponseOperationRespons
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApDiagnosisCommandResponseOperationResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApDiagnosisCommandResponseOperationResponse {
+        ) -> Option<ApDiagnosisCommandResponseOperationResponse> {
+            Some(ApDiagnosisCommandResponseOperationResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2692,19 +2577,17 @@ pub struct ApFloorPosition {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApFloorPosition {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_number("xPercent", v.x_percent);
+        w.optional_number("yPercent", v.y_percent);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApFloorPosition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApFloorPosition,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_number("xPercent", v.x_percent);
-            w.optional_number("yPercent", v.y_percent);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApFloorPosition {
@@ -2713,14 +2596,12 @@ impl<'de> serde::Deserialize<'de> for ApFloorPosition {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApFloorPosition, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApFloorPosition {
+        ) -> Option<ApFloorPosition> {
+            Some(ApFloorPosition {
                 x_percent: f.optional("xPercent"),
                 y_percent: f.optional("yPercent"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2769,19 +2650,20 @@ pub struct ApGroup {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApGroup {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
+        w.optional("description", &v.description);
+        w.optional("id", &v.id);
+        w.field("name", &v.name);
+        w.optional("venueId", &v.venue_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApGroup, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
-            w.optional("description", &v.description);
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("venueId", &v.venue_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApGroup {
@@ -2790,17 +2672,18 @@ impl<'de> serde::Deserialize<'de> for ApGroup {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApGroup, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApGroup {
+        ) -> Option<ApGroup> {
+            let Some(r0) = f.required("name") else {
+                return None;
+            };
+            Some(ApGroup {
                 ap_serial_numbers: f.optional_list("apSerialNumbers"),
                 description: f.optional("description"),
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: r0,
                 venue_id: f.optional("venueId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2862,21 +2745,19 @@ pub struct ApInformation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApInformation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("serialNumber", &v.serial_number);
+        w.optional("name", &v.name);
+        w.optional("macAddress", &v.mac_address);
+        w.optional("bssid", &v.bssid);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApInformation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApInformation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("serialNumber", &v.serial_number);
-            w.optional("name", &v.name);
-            w.optional("macAddress", &v.mac_address);
-            w.optional("bssid", &v.bssid);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApInformation {
@@ -2885,16 +2766,14 @@ impl<'de> serde::Deserialize<'de> for ApInformation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApInformation, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApInformation {
+        ) -> Option<ApInformation> {
+            Some(ApInformation {
                 serial_number: f.optional("serialNumber"),
                 name: f.optional("name"),
                 mac_address: f.optional("macAddress"),
                 bssid: f.optional("bssid"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -2961,25 +2840,23 @@ pub struct ApLanPortSettings {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApLanPortSettings {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("clientIsolationEnabled", &v.client_isolation_enabled);
+        w.optional("clientIsolationSettings", &v.client_isolation_settings);
+        w.optional("dhcpOption82Enabled", &v.dhcp_option82_enabled);
+        w.optional("dhcpOption82Settings", &v.dhcp_option82_settings);
+        w.optional("enabled", &v.enabled);
+        w.optional("overwriteUntagId", &v.overwrite_untag_id);
+        w.optional("overwriteVlanMembers", &v.overwrite_vlan_members);
+        w.optional("softGreEnabled", &v.soft_gre_enabled);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApLanPortSettings {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApLanPortSettings,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("clientIsolationEnabled", &v.client_isolation_enabled);
-            w.optional("clientIsolationSettings", &v.client_isolation_settings);
-            w.optional("dhcpOption82Enabled", &v.dhcp_option82_enabled);
-            w.optional("dhcpOption82Settings", &v.dhcp_option82_settings);
-            w.optional("enabled", &v.enabled);
-            w.optional("overwriteUntagId", &v.overwrite_untag_id);
-            w.optional("overwriteVlanMembers", &v.overwrite_vlan_members);
-            w.optional("softGreEnabled", &v.soft_gre_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApLanPortSettings {
@@ -2988,11 +2865,8 @@ impl<'de> serde::Deserialize<'de> for ApLanPortSettings {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApLanPortSettings,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApLanPortSettings {
+        ) -> Option<ApLanPortSettings> {
+            Some(ApLanPortSettings {
                 client_isolation_enabled: f.optional("clientIsolationEnabled"),
                 client_isolation_settings: f.optional("clientIsolationSettings"),
                 dhcp_option82_enabled: f.optional("dhcpOption82Enabled"),
@@ -3002,9 +2876,7 @@ impl<'de> serde::Deserialize<'de> for ApLanPortSettings {
                 overwrite_vlan_members: f.optional("overwriteVlanMembers"),
                 soft_gre_enabled: f.optional("softGreEnabled"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3118,45 +2990,43 @@ pub struct ApLldpNeighbor {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApLldpNeighbor {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("detectedTime", &v.detected_time);
+        w.optional("lldpAdv", &v.lldp_adv);
+        w.optional("lldpCapability", &v.lldp_capability);
+        w.optional("lldpChassisID", &v.lldp_chassis_id);
+        w.optional("lldpClass", &v.lldp_class);
+        w.optional("lldpDeviceType", &v.lldp_device_type);
+        w.optional("lldpInterface", &v.lldp_interface);
+        w.optional("lldpMAUOperType", &v.lldp_mau_oper_type);
+        w.optional("lldpMDIPower", &v.lldp_mdi_power);
+        w.optional("lldpMFS", &v.lldp_mfs);
+        w.optional("lldpMgmtIP", &v.lldp_mgmt_ip);
+        w.optional("lldpPDReqPowerVal", &v.lldp_pd_req_power_val);
+        w.optional("lldpPMDAutoNeg", &v.lldp_pmd_auto_neg);
+        w.optional("lldpPSEAllocPowerVal", &v.lldp_pse_alloc_power_val);
+        w.optional("lldpPortDesc", &v.lldp_port_desc);
+        w.optional("lldpPortID", &v.lldp_port_id);
+        w.optional("lldpPowerPairs", &v.lldp_power_pairs);
+        w.optional("lldpPowerPriority", &v.lldp_power_priority);
+        w.optional("lldpPowerSource", &v.lldp_power_source);
+        w.optional("lldpPowerType", &v.lldp_power_type);
+        w.optional("lldpRID", &v.lldp_rid);
+        w.optional("lldpSysDesc", &v.lldp_sys_desc);
+        w.optional("lldpSysName", &v.lldp_sys_name);
+        w.optional("lldpTime", &v.lldp_time);
+        w.optional("lldpUPOE", &v.lldp_upoe);
+        w.optional("lldpVia", &v.lldp_via);
+        w.optional("neighborManaged", &v.neighbor_managed);
+        w.optional("neighborSerialNumber", &v.neighbor_serial_number);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApLldpNeighbor {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApLldpNeighbor,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("detectedTime", &v.detected_time);
-            w.optional("lldpAdv", &v.lldp_adv);
-            w.optional("lldpCapability", &v.lldp_capability);
-            w.optional("lldpChassisID", &v.lldp_chassis_id);
-            w.optional("lldpClass", &v.lldp_class);
-            w.optional("lldpDeviceType", &v.lldp_device_type);
-            w.optional("lldpInterface", &v.lldp_interface);
-            w.optional("lldpMAUOperType", &v.lldp_mau_oper_type);
-            w.optional("lldpMDIPower", &v.lldp_mdi_power);
-            w.optional("lldpMFS", &v.lldp_mfs);
-            w.optional("lldpMgmtIP", &v.lldp_mgmt_ip);
-            w.optional("lldpPDReqPowerVal", &v.lldp_pd_req_power_val);
-            w.optional("lldpPMDAutoNeg", &v.lldp_pmd_auto_neg);
-            w.optional("lldpPSEAllocPowerVal", &v.lldp_pse_alloc_power_val);
-            w.optional("lldpPortDesc", &v.lldp_port_desc);
-            w.optional("lldpPortID", &v.lldp_port_id);
-            w.optional("lldpPowerPairs", &v.lldp_power_pairs);
-            w.optional("lldpPowerPriority", &v.lldp_power_priority);
-            w.optional("lldpPowerSource", &v.lldp_power_source);
-            w.optional("lldpPowerType", &v.lldp_power_type);
-            w.optional("lldpRID", &v.lldp_rid);
-            w.optional("lldpSysDesc", &v.lldp_sys_desc);
-            w.optional("lldpSysName", &v.lldp_sys_name);
-            w.optional("lldpTime", &v.lldp_time);
-            w.optional("lldpUPOE", &v.lldp_upoe);
-            w.optional("lldpVia", &v.lldp_via);
-            w.optional("neighborManaged", &v.neighbor_managed);
-            w.optional("neighborSerialNumber", &v.neighbor_serial_number);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApLldpNeighbor {
@@ -3165,8 +3035,8 @@ impl<'de> serde::Deserialize<'de> for ApLldpNeighbor {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApLldpNeighbor, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApLldpNeighbor {
+        ) -> Option<ApLldpNeighbor> {
+            Some(ApLldpNeighbor {
                 detected_time: f.optional("detectedTime"),
                 lldp_adv: f.optional("lldpAdv"),
                 lldp_capability: f.optional("lldpCapability"),
@@ -3196,9 +3066,7 @@ impl<'de> serde::Deserialize<'de> for ApLldpNeighbor {
                 neighbor_managed: f.optional("neighborManaged"),
                 neighbor_serial_number: f.optional("neighborSerialNumber"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3399,16 +3267,17 @@ pub struct ApLogs {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApLogs {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("fileUrl", &v.file_url);
+        w.optional("fileURL", &v.file_url_2);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApLogs {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApLogs, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("fileUrl", &v.file_url);
-            w.optional("fileURL", &v.file_url_2);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApLogs {
@@ -3417,14 +3286,12 @@ impl<'de> serde::Deserialize<'de> for ApLogs {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApLogs, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApLogs {
+        ) -> Option<ApLogs> {
+            Some(ApLogs {
                 file_url: f.optional("fileUrl"),
                 file_url_2: f.optional("fileURL"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3486,22 +3353,20 @@ pub struct ApNeighborPage {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApNeighborPage {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("neighbors", &v.neighbors);
+        w.optional("page", &v.page);
+        w.optional("totalCount", &v.total_count);
+        w.optional("totalPages", &v.total_pages);
+        w.optional("detectedTime", &v.detected_time);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApNeighborPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApNeighborPage,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("neighbors", &v.neighbors);
-            w.optional("page", &v.page);
-            w.optional("totalCount", &v.total_count);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("detectedTime", &v.detected_time);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApNeighborPage {
@@ -3510,17 +3375,15 @@ impl<'de> serde::Deserialize<'de> for ApNeighborPage {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApNeighborPage, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApNeighborPage {
+        ) -> Option<ApNeighborPage> {
+            Some(ApNeighborPage {
                 neighbors: f.optional_list("neighbors"),
                 page: f.optional("page"),
                 total_count: f.optional("totalCount"),
                 total_pages: f.optional("totalPages"),
                 detected_time: f.optional("detectedTime"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3737,19 +3600,17 @@ pub struct ApNeighbors {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApNeighbors {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("status", &v.status);
+        w.field("type", &v.type_);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApNeighbors {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApNeighbors,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("status", &v.status);
-            w.field("type", &v.type_);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApNeighbors {
@@ -3758,14 +3619,12 @@ impl<'de> serde::Deserialize<'de> for ApNeighbors {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApNeighbors, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApNeighbors {
+        ) -> Option<ApNeighbors> {
+            Some(ApNeighbors {
                 status: f.optional("status"),
                 type_: f.optional("type"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -3916,22 +3775,20 @@ pub struct ApPacketAction {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApPacketAction {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("action", &v.action);
+        w.optional("captureInterface", &v.capture_interface);
+        w.optional_list("frameTypeFilter", &v.frame_type_filter);
+        w.optional("macAddressFilter", &v.mac_address_filter);
+        w.optional("sessionId", &v.session_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApPacketAction {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApPacketAction,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("action", &v.action);
-            w.optional("captureInterface", &v.capture_interface);
-            w.optional_list("frameTypeFilter", &v.frame_type_filter);
-            w.optional("macAddressFilter", &v.mac_address_filter);
-            w.optional("sessionId", &v.session_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApPacketAction {
@@ -3940,17 +3797,15 @@ impl<'de> serde::Deserialize<'de> for ApPacketAction {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApPacketAction, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApPacketAction {
+        ) -> Option<ApPacketAction> {
+            Some(ApPacketAction {
                 action: f.optional("action"),
                 capture_interface: f.optional("captureInterface"),
                 frame_type_filter: f.optional_list("frameTypeFilter"),
                 mac_address_filter: f.optional("macAddressFilter"),
                 session_id: f.optional("sessionId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4224,18 +4079,16 @@ pub struct ApPacketActionResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApPacketActionResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("sessionId", &v.session_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApPacketActionResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApPacketActionResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("sessionId", &v.session_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApPacketActionResponse {
@@ -4244,16 +4097,11 @@ impl<'de> serde::Deserialize<'de> for ApPacketActionResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApPacketActionResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApPacketActionResponse {
+        ) -> Option<ApPacketActionResponse> {
+            Some(ApPacketActionResponse {
                 session_id: f.optional("sessionId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4291,19 +4139,18 @@ pub struct ApPacketActionResponseOperationResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for ApPacketActionResponseOperationResponse {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("requestId", &v.request_id);
+        w.optional("response", &v.response);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApPacketActionResponseOperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApPacketActionResponseOperationResponse,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApPacketActionResponseOperationResponse {
@@ -4312,17 +4159,12 @@ impl<'de> serde::Deserialize<'de> for ApPacketActionResponseOperationResponse {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            ApPacketActionResponseOperationResponse,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = ApPacketActionResponseOperationResponse {
+        ) -> Option<ApPacketActionResponseOperationResponse> {
+            Some(ApPacketActionResponseOperationResponse {
                 request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4370,19 +4212,20 @@ pub struct ApPackets {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApPackets {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("errorMsg", &v.error_msg);
+        w.optional("fileName", &v.file_name);
+        w.optional("fileUrl", &v.file_url);
+        w.optional("sessionId", &v.session_id);
+        w.optional("state", &v.state);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApPackets {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApPackets, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("errorMsg", &v.error_msg);
-            w.optional("fileName", &v.file_name);
-            w.optional("fileUrl", &v.file_url);
-            w.optional("sessionId", &v.session_id);
-            w.optional("state", &v.state);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApPackets {
@@ -4391,17 +4234,15 @@ impl<'de> serde::Deserialize<'de> for ApPackets {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApPackets, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApPackets {
+        ) -> Option<ApPackets> {
+            Some(ApPackets {
                 error_msg: f.optional("errorMsg"),
                 file_name: f.optional("fileName"),
                 file_url: f.optional("fileUrl"),
                 session_id: f.optional("sessionId"),
                 state: f.optional("state"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4555,19 +4396,20 @@ pub struct ApPictures {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApPictures {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.optional("url", &v.url);
+        w.optional("createdDate", &v.created_date);
+        w.optional("updatedDate", &v.updated_date);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApPictures {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApPictures, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("url", &v.url);
-            w.optional("createdDate", &v.created_date);
-            w.optional("updatedDate", &v.updated_date);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApPictures {
@@ -4576,17 +4418,15 @@ impl<'de> serde::Deserialize<'de> for ApPictures {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApPictures, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApPictures {
+        ) -> Option<ApPictures> {
+            Some(ApPictures {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 url: f.optional("url"),
                 created_date: f.optional("createdDate"),
                 updated_date: f.optional("updatedDate"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -4714,57 +4554,55 @@ pub struct ApRfNeighbor {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApRfNeighbor {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("apMac", &v.ap_mac);
+        w.optional("channel24G", &v.channel24g);
+        w.optional("channel5G", &v.channel5g);
+        w.optional("channel6G", &v.channel6g);
+        w.optional("detectedTime", &v.detected_time);
+        w.optional("deviceName", &v.device_name);
+        w.optional("ip", &v.ip);
+        w.optional("model", &v.model);
+        w.optional("snr24G", &v.snr24g);
+        w.optional("snr5G", &v.snr5g);
+        w.optional("snr6G", &v.snr6g);
+        w.optional("status", &v.status);
+        w.optional("venueName", &v.venue_name);
+        w.optional("lldpAdv", &v.lldp_adv);
+        w.optional("lldpCapability", &v.lldp_capability);
+        w.optional("lldpChassisID", &v.lldp_chassis_id);
+        w.optional("lldpClass", &v.lldp_class);
+        w.optional("lldpDeviceType", &v.lldp_device_type);
+        w.optional("lldpInterface", &v.lldp_interface);
+        w.optional("lldpMAUOperType", &v.lldp_mau_oper_type);
+        w.optional("lldpMDIPower", &v.lldp_mdi_power);
+        w.optional("lldpMFS", &v.lldp_mfs);
+        w.optional("lldpMgmtIP", &v.lldp_mgmt_ip);
+        w.optional("lldpPDReqPowerVal", &v.lldp_pd_req_power_val);
+        w.optional("lldpPMDAutoNeg", &v.lldp_pmd_auto_neg);
+        w.optional("lldpPSEAllocPowerVal", &v.lldp_pse_alloc_power_val);
+        w.optional("lldpPortDesc", &v.lldp_port_desc);
+        w.optional("lldpPortID", &v.lldp_port_id);
+        w.optional("lldpPowerPairs", &v.lldp_power_pairs);
+        w.optional("lldpPowerPriority", &v.lldp_power_priority);
+        w.optional("lldpPowerSource", &v.lldp_power_source);
+        w.optional("lldpPowerType", &v.lldp_power_type);
+        w.optional("lldpRID", &v.lldp_rid);
+        w.optional("lldpSysDesc", &v.lldp_sys_desc);
+        w.optional("lldpSysName", &v.lldp_sys_name);
+        w.optional("lldpTime", &v.lldp_time);
+        w.optional("lldpUPOE", &v.lldp_upoe);
+        w.optional("lldpVia", &v.lldp_via);
+        w.optional("neighborManaged", &v.neighbor_managed);
+        w.optional("neighborSerialNumber", &v.neighbor_serial_number);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApRfNeighbor {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApRfNeighbor,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("apMac", &v.ap_mac);
-            w.optional("channel24G", &v.channel24g);
-            w.optional("channel5G", &v.channel5g);
-            w.optional("channel6G", &v.channel6g);
-            w.optional("detectedTime", &v.detected_time);
-            w.optional("deviceName", &v.device_name);
-            w.optional("ip", &v.ip);
-            w.optional("model", &v.model);
-            w.optional("snr24G", &v.snr24g);
-            w.optional("snr5G", &v.snr5g);
-            w.optional("snr6G", &v.snr6g);
-            w.optional("status", &v.status);
-            w.optional("venueName", &v.venue_name);
-            w.optional("lldpAdv", &v.lldp_adv);
-            w.optional("lldpCapability", &v.lldp_capability);
-            w.optional("lldpChassisID", &v.lldp_chassis_id);
-            w.optional("lldpClass", &v.lldp_class);
-            w.optional("lldpDeviceType", &v.lldp_device_type);
-            w.optional("lldpInterface", &v.lldp_interface);
-            w.optional("lldpMAUOperType", &v.lldp_mau_oper_type);
-            w.optional("lldpMDIPower", &v.lldp_mdi_power);
-            w.optional("lldpMFS", &v.lldp_mfs);
-            w.optional("lldpMgmtIP", &v.lldp_mgmt_ip);
-            w.optional("lldpPDReqPowerVal", &v.lldp_pd_req_power_val);
-            w.optional("lldpPMDAutoNeg", &v.lldp_pmd_auto_neg);
-            w.optional("lldpPSEAllocPowerVal", &v.lldp_pse_alloc_power_val);
-            w.optional("lldpPortDesc", &v.lldp_port_desc);
-            w.optional("lldpPortID", &v.lldp_port_id);
-            w.optional("lldpPowerPairs", &v.lldp_power_pairs);
-            w.optional("lldpPowerPriority", &v.lldp_power_priority);
-            w.optional("lldpPowerSource", &v.lldp_power_source);
-            w.optional("lldpPowerType", &v.lldp_power_type);
-            w.optional("lldpRID", &v.lldp_rid);
-            w.optional("lldpSysDesc", &v.lldp_sys_desc);
-            w.optional("lldpSysName", &v.lldp_sys_name);
-            w.optional("lldpTime", &v.lldp_time);
-            w.optional("lldpUPOE", &v.lldp_upoe);
-            w.optional("lldpVia", &v.lldp_via);
-            w.optional("neighborManaged", &v.neighbor_managed);
-            w.optional("neighborSerialNumber", &v.neighbor_serial_number);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApRfNeighbor {
@@ -4773,8 +4611,8 @@ impl<'de> serde::Deserialize<'de> for ApRfNeighbor {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApRfNeighbor, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApRfNeighbor {
+        ) -> Option<ApRfNeighbor> {
+            Some(ApRfNeighbor {
                 ap_mac: f.optional("apMac"),
                 channel24g: f.optional("channel24G"),
                 channel5g: f.optional("channel5G"),
@@ -4816,9 +4654,7 @@ impl<'de> serde::Deserialize<'de> for ApRfNeighbor {
                 neighbor_managed: f.optional("neighborManaged"),
                 neighbor_serial_number: f.optional("neighborSerialNumber"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5102,20 +4938,18 @@ pub struct ApSerialNumber {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApSerialNumber {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("serialNumber", &v.serial_number);
+        w.optional("softDeleted", &v.soft_deleted);
+        w.optional("softDeletedDate", &v.soft_deleted_date);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApSerialNumber {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApSerialNumber,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("serialNumber", &v.serial_number);
-            w.optional("softDeleted", &v.soft_deleted);
-            w.optional("softDeletedDate", &v.soft_deleted_date);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApSerialNumber {
@@ -5124,15 +4958,16 @@ impl<'de> serde::Deserialize<'de> for ApSerialNumber {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApSerialNumber, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApSerialNumber {
-                serial_number: f.required("serialNumber")?,
+        ) -> Option<ApSerialNumber> {
+            let Some(r0) = f.required("serialNumber") else {
+                return None;
+            };
+            Some(ApSerialNumber {
+                serial_number: r0,
                 soft_deleted: f.optional("softDeleted"),
                 soft_deleted_date: f.optional("softDeletedDate"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5177,18 +5012,16 @@ pub struct ApSystemCommand {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApSystemCommand {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.field("type", &v.type_);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApSystemCommand {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApSystemCommand,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.field("type", &v.type_);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApSystemCommand {
@@ -5197,13 +5030,11 @@ impl<'de> serde::Deserialize<'de> for ApSystemCommand {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApSystemCommand, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApSystemCommand {
+        ) -> Option<ApSystemCommand> {
+            Some(ApSystemCommand {
                 type_: f.optional("type"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5297,21 +5128,19 @@ pub struct ApsImportResults {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApsImportResults {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("downloadUrl", &v.download_url);
+        w.optional_list("errors", &v.errors);
+        w.optional("fileErrorCount", &v.file_error_count);
+        w.optional("operationRequestId", &v.operation_request_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ApsImportResults {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApsImportResults,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("downloadUrl", &v.download_url);
-            w.optional_list("errors", &v.errors);
-            w.optional("fileErrorCount", &v.file_error_count);
-            w.optional("operationRequestId", &v.operation_request_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApsImportResults {
@@ -5320,16 +5149,14 @@ impl<'de> serde::Deserialize<'de> for ApsImportResults {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ApsImportResults, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ApsImportResults {
+        ) -> Option<ApsImportResults> {
+            Some(ApsImportResults {
                 download_url: f.optional("downloadUrl"),
                 errors: f.optional_list("errors"),
                 file_error_count: f.optional("fileErrorCount"),
                 operation_request_id: f.optional("operationRequestId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5414,41 +5241,39 @@ pub struct CellularStatus {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for CellularStatus {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("activeSim", &v.active_sim);
+        w.optional("imei", &v.imei);
+        w.optional("lteFirmware", &v.lte_firmware);
+        w.optional("country", &v.country);
+        w.optional("operator", &v.operator);
+        w.optional("connectionStatus", &v.connection_status);
+        w.optional("connectionChannel", &v.connection_channel);
+        w.optional("rfBand", &v.rf_band);
+        w.optional("wanInterface", &v.wan_interface);
+        w.optional("ipAddress", &v.ip_address);
+        w.optional("netmask", &v.netmask);
+        w.optional("gateway", &v.gateway);
+        w.optional("roamingStatus", &v.roaming_status);
+        w.optional("radioUptime", &v.radio_uptime);
+        w.optional("uplinkBandwidth", &v.uplink_bandwidth);
+        w.optional("downlinkBandwidth", &v.downlink_bandwidth);
+        w.optional("signalStrength", &v.signal_strength);
+        w.optional("ecio", &v.ecio);
+        w.optional("rscp", &v.rscp);
+        w.optional("rsrp", &v.rsrp);
+        w.optional("rsrq", &v.rsrq);
+        w.optional("sinr", &v.sinr);
+        w.optional("primarySimStatus", &v.primary_sim_status);
+        w.optional("secondarySimStatus", &v.secondary_sim_status);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for CellularStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &CellularStatus,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("activeSim", &v.active_sim);
-            w.optional("imei", &v.imei);
-            w.optional("lteFirmware", &v.lte_firmware);
-            w.optional("country", &v.country);
-            w.optional("operator", &v.operator);
-            w.optional("connectionStatus", &v.connection_status);
-            w.optional("connectionChannel", &v.connection_channel);
-            w.optional("rfBand", &v.rf_band);
-            w.optional("wanInterface", &v.wan_interface);
-            w.optional("ipAddress", &v.ip_address);
-            w.optional("netmask", &v.netmask);
-            w.optional("gateway", &v.gateway);
-            w.optional("roamingStatus", &v.roaming_status);
-            w.optional("radioUptime", &v.radio_uptime);
-            w.optional("uplinkBandwidth", &v.uplink_bandwidth);
-            w.optional("downlinkBandwidth", &v.downlink_bandwidth);
-            w.optional("signalStrength", &v.signal_strength);
-            w.optional("ecio", &v.ecio);
-            w.optional("rscp", &v.rscp);
-            w.optional("rsrp", &v.rsrp);
-            w.optional("rsrq", &v.rsrq);
-            w.optional("sinr", &v.sinr);
-            w.optional("primarySimStatus", &v.primary_sim_status);
-            w.optional("secondarySimStatus", &v.secondary_sim_status);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for CellularStatus {
@@ -5457,8 +5282,8 @@ impl<'de> serde::Deserialize<'de> for CellularStatus {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<CellularStatus, ruckus_one_runtime::internal::object::FieldError> {
-            let value = CellularStatus {
+        ) -> Option<CellularStatus> {
+            Some(CellularStatus {
                 active_sim: f.optional("activeSim"),
                 imei: f.optional("imei"),
                 lte_firmware: f.optional("lteFirmware"),
@@ -5484,9 +5309,7 @@ impl<'de> serde::Deserialize<'de> for CellularStatus {
                 primary_sim_status: f.optional("primarySimStatus"),
                 secondary_sim_status: f.optional("secondarySimStatus"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5757,20 +5580,18 @@ pub struct FloorPosition {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for FloorPosition {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("floorplanId", &v.floorplan_id);
+        w.optional_number("xPercent", v.x_percent);
+        w.optional_number("yPercent", v.y_percent);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for FloorPosition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &FloorPosition,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("floorplanId", &v.floorplan_id);
-            w.optional_number("xPercent", v.x_percent);
-            w.optional_number("yPercent", v.y_percent);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for FloorPosition {
@@ -5779,15 +5600,13 @@ impl<'de> serde::Deserialize<'de> for FloorPosition {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<FloorPosition, ruckus_one_runtime::internal::object::FieldError> {
-            let value = FloorPosition {
+        ) -> Option<FloorPosition> {
+            Some(FloorPosition {
                 floorplan_id: f.optional("floorplanId"),
                 x_percent: f.optional("xPercent"),
                 y_percent: f.optional("yPercent"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5838,19 +5657,17 @@ pub struct ImportError {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ImportError {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("code", &v.code);
+        w.optional("description", &v.description);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for ImportError {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ImportError,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("code", &v.code);
-            w.optional("description", &v.description);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for ImportError {
@@ -5859,14 +5676,12 @@ impl<'de> serde::Deserialize<'de> for ImportError {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<ImportError, ruckus_one_runtime::internal::object::FieldError> {
-            let value = ImportError {
+        ) -> Option<ImportError> {
+            Some(ImportError {
                 code: f.optional("code"),
                 description: f.optional("description"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5910,19 +5725,17 @@ pub struct LanPortStatus {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LanPortStatus {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("physicalLink", &v.physical_link);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LanPortStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LanPortStatus,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("physicalLink", &v.physical_link);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LanPortStatus {
@@ -5931,14 +5744,12 @@ impl<'de> serde::Deserialize<'de> for LanPortStatus {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<LanPortStatus, ruckus_one_runtime::internal::object::FieldError> {
-            let value = LanPortStatus {
+        ) -> Option<LanPortStatus> {
+            Some(LanPortStatus {
                 id: f.optional("id"),
                 physical_link: f.optional("physicalLink"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -5982,16 +5793,17 @@ pub struct LbsStatus {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for LbsStatus {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("managementConnected", &v.management_connected);
+        w.optional("serverConnected", &v.server_connected);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for LbsStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LbsStatus, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("managementConnected", &v.management_connected);
-            w.optional("serverConnected", &v.server_connected);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for LbsStatus {
@@ -6000,14 +5812,12 @@ impl<'de> serde::Deserialize<'de> for LbsStatus {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<LbsStatus, ruckus_one_runtime::internal::object::FieldError> {
-            let value = LbsStatus {
+        ) -> Option<LbsStatus> {
+            Some(LbsStatus {
                 management_connected: f.optional("managementConnected"),
                 server_connected: f.optional("serverConnected"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6052,19 +5862,17 @@ pub struct MeshLinkStatus {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MeshLinkStatus {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("macAddress", &v.mac_address);
+        w.optional("rssi", &v.rssi);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MeshLinkStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MeshLinkStatus,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("macAddress", &v.mac_address);
-            w.optional("rssi", &v.rssi);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MeshLinkStatus {
@@ -6073,14 +5881,12 @@ impl<'de> serde::Deserialize<'de> for MeshLinkStatus {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<MeshLinkStatus, ruckus_one_runtime::internal::object::FieldError> {
-            let value = MeshLinkStatus {
+        ) -> Option<MeshLinkStatus> {
+            Some(MeshLinkStatus {
                 mac_address: f.optional("macAddress"),
                 rssi: f.optional("rssi"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6125,19 +5931,17 @@ pub struct MeshNeighbor {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MeshNeighbor {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("rssi", &v.rssi);
+        w.optional("macAddress", &v.mac_address);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MeshNeighbor {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MeshNeighbor,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("rssi", &v.rssi);
-            w.optional("macAddress", &v.mac_address);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MeshNeighbor {
@@ -6146,14 +5950,12 @@ impl<'de> serde::Deserialize<'de> for MeshNeighbor {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<MeshNeighbor, ruckus_one_runtime::internal::object::FieldError> {
-            let value = MeshNeighbor {
+        ) -> Option<MeshNeighbor> {
+            Some(MeshNeighbor {
                 rssi: f.optional("rssi"),
                 mac_address: f.optional("macAddress"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6198,19 +6000,17 @@ pub struct MeshRadioStatus {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MeshRadioStatus {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("channel", &v.channel);
+        w.optional("band", &v.band);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MeshRadioStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MeshRadioStatus,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("channel", &v.channel);
-            w.optional("band", &v.band);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MeshRadioStatus {
@@ -6219,14 +6019,12 @@ impl<'de> serde::Deserialize<'de> for MeshRadioStatus {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<MeshRadioStatus, ruckus_one_runtime::internal::object::FieldError> {
-            let value = MeshRadioStatus {
+        ) -> Option<MeshRadioStatus> {
+            Some(MeshRadioStatus {
                 channel: f.optional("channel"),
                 band: f.optional("band"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6274,19 +6072,20 @@ pub struct MeshStatus {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for MeshStatus {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("neighbors", &v.neighbors);
+        w.optional("hopCount", &v.hop_count);
+        w.optional_list("uplinks", &v.uplinks);
+        w.optional_list("downlinks", &v.downlinks);
+        w.optional_list("radios", &v.radios);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for MeshStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MeshStatus, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional_list("neighbors", &v.neighbors);
-            w.optional("hopCount", &v.hop_count);
-            w.optional_list("uplinks", &v.uplinks);
-            w.optional_list("downlinks", &v.downlinks);
-            w.optional_list("radios", &v.radios);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for MeshStatus {
@@ -6295,17 +6094,15 @@ impl<'de> serde::Deserialize<'de> for MeshStatus {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<MeshStatus, ruckus_one_runtime::internal::object::FieldError> {
-            let value = MeshStatus {
+        ) -> Option<MeshStatus> {
+            Some(MeshStatus {
                 neighbors: f.optional_list("neighbors"),
                 hop_count: f.optional("hopCount"),
                 uplinks: f.optional_list("uplinks"),
                 downlinks: f.optional_list("downlinks"),
                 radios: f.optional_list("radios"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6374,24 +6171,22 @@ pub struct NetworkInformation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for NetworkInformation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("type", &v.type_);
+        w.optional("ssid", &v.ssid);
+        w.optional("encryptionMethod", &v.encryption_method);
+        w.optional("authenticationMethod", &v.authentication_method);
+        w.optional("vlan", &v.vlan);
+        w.optional("vni", &v.vni);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for NetworkInformation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NetworkInformation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("type", &v.type_);
-            w.optional("ssid", &v.ssid);
-            w.optional("encryptionMethod", &v.encryption_method);
-            w.optional("authenticationMethod", &v.authentication_method);
-            w.optional("vlan", &v.vlan);
-            w.optional("vni", &v.vni);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for NetworkInformation {
@@ -6400,11 +6195,8 @@ impl<'de> serde::Deserialize<'de> for NetworkInformation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            NetworkInformation,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = NetworkInformation {
+        ) -> Option<NetworkInformation> {
+            Some(NetworkInformation {
                 id: f.optional("id"),
                 type_: f.optional("type"),
                 ssid: f.optional("ssid"),
@@ -6413,9 +6205,7 @@ impl<'de> serde::Deserialize<'de> for NetworkInformation {
                 vlan: f.optional("vlan"),
                 vni: f.optional("vni"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6496,25 +6286,23 @@ pub struct NetworkStatus {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for NetworkStatus {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("ipAddress", &v.ip_address);
+        w.optional("externalIpAddress", &v.external_ip_address);
+        w.optional("ipAddressType", &v.ip_address_type);
+        w.optional("netmask", &v.netmask);
+        w.optional("gateway", &v.gateway);
+        w.optional("primaryDnsServer", &v.primary_dns_server);
+        w.optional("secondaryDnsServer", &v.secondary_dns_server);
+        w.optional("managementTrafficVlan", &v.management_traffic_vlan);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for NetworkStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NetworkStatus,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("ipAddress", &v.ip_address);
-            w.optional("externalIpAddress", &v.external_ip_address);
-            w.optional("ipAddressType", &v.ip_address_type);
-            w.optional("netmask", &v.netmask);
-            w.optional("gateway", &v.gateway);
-            w.optional("primaryDnsServer", &v.primary_dns_server);
-            w.optional("secondaryDnsServer", &v.secondary_dns_server);
-            w.optional("managementTrafficVlan", &v.management_traffic_vlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for NetworkStatus {
@@ -6523,8 +6311,8 @@ impl<'de> serde::Deserialize<'de> for NetworkStatus {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<NetworkStatus, ruckus_one_runtime::internal::object::FieldError> {
-            let value = NetworkStatus {
+        ) -> Option<NetworkStatus> {
+            Some(NetworkStatus {
                 ip_address: f.optional("ipAddress"),
                 external_ip_address: f.optional("externalIpAddress"),
                 ip_address_type: f.optional("ipAddressType"),
@@ -6534,9 +6322,7 @@ impl<'de> serde::Deserialize<'de> for NetworkStatus {
                 secondary_dns_server: f.optional("secondaryDnsServer"),
                 management_traffic_vlan: f.optional("managementTrafficVlan"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6622,24 +6408,23 @@ pub struct QueryResponseApClientQueryData {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for QueryResponseApClientQueryData {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("fields", &v.fields);
+        w.optional("totalCount", &v.total_count);
+        w.optional("page", &v.page);
+        w.optional("objectId", &v.object_id);
+        w.optional_list("data", &v.data);
+        w.optional("errorMessage", &v.error_message);
+        w.optional_list("subsequentQueries", &v.subsequent_queries);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for QueryResponseApClientQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseApClientQueryData,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional_list("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional_list("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseApClientQueryData {
@@ -6648,11 +6433,8 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApClientQueryData {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            QueryResponseApClientQueryData,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = QueryResponseApClientQueryData {
+        ) -> Option<QueryResponseApClientQueryData> {
+            Some(QueryResponseApClientQueryData {
                 fields: f.optional_list("fields"),
                 total_count: f.optional("totalCount"),
                 page: f.optional("page"),
@@ -6661,9 +6443,7 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApClientQueryData {
                 error_message: f.optional("errorMessage"),
                 subsequent_queries: f.optional_list("subsequentQueries"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6751,24 +6531,22 @@ pub struct RadioStatus {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for RadioStatus {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("type", &v.type_);
+        w.optional("channel", &v.channel);
+        w.optional("band", &v.band);
+        w.optional("channelBandwidth", &v.channel_bandwidth);
+        w.optional("id", &v.id);
+        w.optional("rssi", &v.rssi);
+        w.optional("transmitterPower", &v.transmitter_power);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for RadioStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RadioStatus,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("type", &v.type_);
-            w.optional("channel", &v.channel);
-            w.optional("band", &v.band);
-            w.optional("channelBandwidth", &v.channel_bandwidth);
-            w.optional("id", &v.id);
-            w.optional("rssi", &v.rssi);
-            w.optional("transmitterPower", &v.transmitter_power);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for RadioStatus {
@@ -6777,8 +6555,8 @@ impl<'de> serde::Deserialize<'de> for RadioStatus {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<RadioStatus, ruckus_one_runtime::internal::object::FieldError> {
-            let value = RadioStatus {
+        ) -> Option<RadioStatus> {
+            Some(RadioStatus {
                 type_: f.optional("type"),
                 channel: f.optional("channel"),
                 band: f.optional("band"),
@@ -6787,9 +6565,7 @@ impl<'de> serde::Deserialize<'de> for RadioStatus {
                 rssi: f.optional("rssi"),
                 transmitter_power: f.optional("transmitterPower"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6869,22 +6645,20 @@ pub struct SignalStatus {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SignalStatus {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("snr", &v.snr);
+        w.optional("rssi", &v.rssi);
+        w.optional("noiseFloor", &v.noise_floor);
+        w.optional("health", &v.health);
+        w.optional("healthDescription", &v.health_description);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SignalStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SignalStatus,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("snr", &v.snr);
-            w.optional("rssi", &v.rssi);
-            w.optional("noiseFloor", &v.noise_floor);
-            w.optional("health", &v.health);
-            w.optional("healthDescription", &v.health_description);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SignalStatus {
@@ -6893,17 +6667,15 @@ impl<'de> serde::Deserialize<'de> for SignalStatus {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<SignalStatus, ruckus_one_runtime::internal::object::FieldError> {
-            let value = SignalStatus {
+        ) -> Option<SignalStatus> {
+            Some(SignalStatus {
                 snr: f.optional("snr"),
                 rssi: f.optional("rssi"),
                 noise_floor: f.optional("noiseFloor"),
                 health: f.optional("health"),
                 health_description: f.optional("healthDescription"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -6975,22 +6747,23 @@ pub struct SimStatus {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for SimStatus {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("iccid", &v.iccid);
+        w.optional("imsi", &v.imsi);
+        w.optional("txBytes", &v.tx_bytes);
+        w.optional("rxBytes", &v.rx_bytes);
+        w.optional("cardRemovalCount", &v.card_removal_count);
+        w.optional("dhcpTimeoutCount", &v.dhcp_timeout_count);
+        w.optional("networkLostCount", &v.network_lost_count);
+        w.optional("switchCount", &v.switch_count);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for SimStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SimStatus, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("iccid", &v.iccid);
-            w.optional("imsi", &v.imsi);
-            w.optional("txBytes", &v.tx_bytes);
-            w.optional("rxBytes", &v.rx_bytes);
-            w.optional("cardRemovalCount", &v.card_removal_count);
-            w.optional("dhcpTimeoutCount", &v.dhcp_timeout_count);
-            w.optional("networkLostCount", &v.network_lost_count);
-            w.optional("switchCount", &v.switch_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for SimStatus {
@@ -6999,8 +6772,8 @@ impl<'de> serde::Deserialize<'de> for SimStatus {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<SimStatus, ruckus_one_runtime::internal::object::FieldError> {
-            let value = SimStatus {
+        ) -> Option<SimStatus> {
+            Some(SimStatus {
                 iccid: f.optional("iccid"),
                 imsi: f.optional("imsi"),
                 tx_bytes: f.optional("txBytes"),
@@ -7010,9 +6783,7 @@ impl<'de> serde::Deserialize<'de> for SimStatus {
                 network_lost_count: f.optional("networkLostCount"),
                 switch_count: f.optional("switchCount"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7096,23 +6867,21 @@ pub struct TrafficStatus {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for TrafficStatus {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("trafficToClient", &v.traffic_to_client);
+        w.optional("trafficFromClient", &v.traffic_from_client);
+        w.optional("packetsToClient", &v.packets_to_client);
+        w.optional("packetsFromClient", &v.packets_from_client);
+        w.optional("framesDropped", &v.frames_dropped);
+        w.optional("totalTraffic", &v.total_traffic);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for TrafficStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &TrafficStatus,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("trafficToClient", &v.traffic_to_client);
-            w.optional("trafficFromClient", &v.traffic_from_client);
-            w.optional("packetsToClient", &v.packets_to_client);
-            w.optional("packetsFromClient", &v.packets_from_client);
-            w.optional("framesDropped", &v.frames_dropped);
-            w.optional("totalTraffic", &v.total_traffic);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for TrafficStatus {
@@ -7121,8 +6890,8 @@ impl<'de> serde::Deserialize<'de> for TrafficStatus {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<TrafficStatus, ruckus_one_runtime::internal::object::FieldError> {
-            let value = TrafficStatus {
+        ) -> Option<TrafficStatus> {
+            Some(TrafficStatus {
                 traffic_to_client: f.optional("trafficToClient"),
                 traffic_from_client: f.optional("trafficFromClient"),
                 packets_to_client: f.optional("packetsToClient"),
@@ -7130,9 +6899,7 @@ impl<'de> serde::Deserialize<'de> for TrafficStatus {
                 frames_dropped: f.optional("framesDropped"),
                 total_traffic: f.optional("totalTraffic"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7203,21 +6970,19 @@ pub struct VenueApAvailableLteBands {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApAvailableLteBands {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("band3G", &v.band3g);
+        w.optional_list("band4G", &v.band4g);
+        w.optional_list("countryCodes", &v.country_codes);
+        w.field("region", &v.region);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueApAvailableLteBands {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApAvailableLteBands,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("band3G", &v.band3g);
-            w.optional_list("band4G", &v.band4g);
-            w.optional_list("countryCodes", &v.country_codes);
-            w.field("region", &v.region);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApAvailableLteBands {
@@ -7226,19 +6991,14 @@ impl<'de> serde::Deserialize<'de> for VenueApAvailableLteBands {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApAvailableLteBands,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApAvailableLteBands {
+        ) -> Option<VenueApAvailableLteBands> {
+            Some(VenueApAvailableLteBands {
                 band3g: f.optional_list("band3G"),
                 band4g: f.optional_list("band4G"),
                 country_codes: f.optional_list("countryCodes"),
                 region: f.optional("region"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7351,54 +7111,55 @@ pub struct VenueApRow {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApRow {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("serialNumber", &v.serial_number);
+        w.optional("name", &v.name);
+        w.optional("apGroupId", &v.ap_group_id);
+        w.optional("venueId", &v.venue_id);
+        w.optional("switchSerialNumber", &v.switch_serial_number);
+        w.optional_list("tags", &v.tags);
+        w.optional("model", &v.model);
+        w.optional("supportSecureBoot", &v.support_secure_boot);
+        w.optional("macAddress", &v.mac_address);
+        w.optional("firmwareVersion", &v.firmware_version);
+        w.optional("uptime", &v.uptime);
+        w.optional("lastUpdatedTime", &v.last_updated_time);
+        w.optional("lastSeenTime", &v.last_seen_time);
+        w.optional("statusSeverity", &v.status_severity);
+        w.optional("status", &v.status);
+        w.optional("meshEnabled", &v.mesh_enabled);
+        w.optional("meshRole", &v.mesh_role);
+        w.optional("clientCount", &v.client_count);
+        w.optional("networkStatus", &v.network_status);
+        w.optional_list("lanPortStatuses", &v.lan_port_statuses);
+        w.optional_list("radioStatuses", &v.radio_statuses);
+        w.optional("afcStatus", &v.afc_status);
+        w.optional("meshStatus", &v.mesh_status);
+        w.optional("cellularStatus", &v.cellular_status);
+        w.optional("healthStatus", &v.health_status);
+        w.optional("floorPosition", &v.floor_position);
+        w.optional("lbsStatus", &v.lbs_status);
+        w.optional("apMac", &v.ap_mac);
+        w.optional("clients", &v.clients);
+        w.optional("deviceGroupId", &v.device_group_id);
+        w.optional("deviceGroupName", &v.device_group_name);
+        w.optional("deviceStatus", &v.device_status);
+        w.optional("fwVersion", &v.fw_version);
+        w.optional("id", &v.id);
+        w.optional_list("members", &v.members);
+        w.optional("poePort", &v.poe_port);
+        w.optional("poePortStatus", &v.poe_port_status);
+        w.optional("powerSavingStatus", &v.power_saving_status);
+        w.optional("root", &v.root);
+        w.optional("venueName", &v.venue_name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueApRow {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueApRow, w: &mut ruckus_one_runtime::internal::object::Writer) {
-            w.optional("serialNumber", &v.serial_number);
-            w.optional("name", &v.name);
-            w.optional("apGroupId", &v.ap_group_id);
-            w.optional("venueId", &v.venue_id);
-            w.optional("switchSerialNumber", &v.switch_serial_number);
-            w.optional_list("tags", &v.tags);
-            w.optional("model", &v.model);
-            w.optional("supportSecureBoot", &v.support_secure_boot);
-            w.optional("macAddress", &v.mac_address);
-            w.optional("firmwareVersion", &v.firmware_version);
-            w.optional("uptime", &v.uptime);
-            w.optional("lastUpdatedTime", &v.last_updated_time);
-            w.optional("lastSeenTime", &v.last_seen_time);
-            w.optional("statusSeverity", &v.status_severity);
-            w.optional("status", &v.status);
-            w.optional("meshEnabled", &v.mesh_enabled);
-            w.optional("meshRole", &v.mesh_role);
-            w.optional("clientCount", &v.client_count);
-            w.optional("networkStatus", &v.network_status);
-            w.optional_list("lanPortStatuses", &v.lan_port_statuses);
-            w.optional_list("radioStatuses", &v.radio_statuses);
-            w.optional("afcStatus", &v.afc_status);
-            w.optional("meshStatus", &v.mesh_status);
-            w.optional("cellularStatus", &v.cellular_status);
-            w.optional("healthStatus", &v.health_status);
-            w.optional("floorPosition", &v.floor_position);
-            w.optional("lbsStatus", &v.lbs_status);
-            w.optional("apMac", &v.ap_mac);
-            w.optional("clients", &v.clients);
-            w.optional("deviceGroupId", &v.device_group_id);
-            w.optional("deviceGroupName", &v.device_group_name);
-            w.optional("deviceStatus", &v.device_status);
-            w.optional("fwVersion", &v.fw_version);
-            w.optional("id", &v.id);
-            w.optional_list("members", &v.members);
-            w.optional("poePort", &v.poe_port);
-            w.optional("poePortStatus", &v.poe_port_status);
-            w.optional("powerSavingStatus", &v.power_saving_status);
-            w.optional("root", &v.root);
-            w.optional("venueName", &v.venue_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApRow {
@@ -7407,8 +7168,8 @@ impl<'de> serde::Deserialize<'de> for VenueApRow {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VenueApRow, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VenueApRow {
+        ) -> Option<VenueApRow> {
+            Some(VenueApRow {
                 serial_number: f.optional("serialNumber"),
                 name: f.optional("name"),
                 ap_group_id: f.optional("apGroupId"),
@@ -7450,9 +7211,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRow {
                 root: f.optional("root"),
                 venue_name: f.optional("venueName"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7811,26 +7570,24 @@ pub struct VenueApRowMember {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApRowMember {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("healthStatus", &v.health_status);
+        w.optional("macAddress", &v.mac_address);
+        w.optional("meshRole", &v.mesh_role);
+        w.optional("meshStatus", &v.mesh_status);
+        w.optional("model", &v.model);
+        w.optional("name", &v.name);
+        w.optional("networkStatus", &v.network_status);
+        w.optional("serialNumber", &v.serial_number);
+        w.optional("venueId", &v.venue_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueApRowMember {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRowMember,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("healthStatus", &v.health_status);
-            w.optional("macAddress", &v.mac_address);
-            w.optional("meshRole", &v.mesh_role);
-            w.optional("meshStatus", &v.mesh_status);
-            w.optional("model", &v.model);
-            w.optional("name", &v.name);
-            w.optional("networkStatus", &v.network_status);
-            w.optional("serialNumber", &v.serial_number);
-            w.optional("venueId", &v.venue_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApRowMember {
@@ -7839,8 +7596,8 @@ impl<'de> serde::Deserialize<'de> for VenueApRowMember {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VenueApRowMember, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VenueApRowMember {
+        ) -> Option<VenueApRowMember> {
+            Some(VenueApRowMember {
                 health_status: f.optional("healthStatus"),
                 mac_address: f.optional("macAddress"),
                 mesh_role: f.optional("meshRole"),
@@ -7851,9 +7608,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRowMember {
                 serial_number: f.optional("serialNumber"),
                 venue_id: f.optional("venueId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -7951,21 +7706,19 @@ pub struct VenueApRowMemberMeshStatus {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApRowMemberMeshStatus {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("hopCount", &v.hop_count);
+        w.optional_list("neighbors", &v.neighbors);
+        w.optional_list("radios", &v.radios);
+        w.optional_list("uplinks", &v.uplinks);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueApRowMemberMeshStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRowMemberMeshStatus,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("hopCount", &v.hop_count);
-            w.optional_list("neighbors", &v.neighbors);
-            w.optional_list("radios", &v.radios);
-            w.optional_list("uplinks", &v.uplinks);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApRowMemberMeshStatus {
@@ -7974,19 +7727,14 @@ impl<'de> serde::Deserialize<'de> for VenueApRowMemberMeshStatus {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApRowMemberMeshStatus,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApRowMemberMeshStatus {
+        ) -> Option<VenueApRowMemberMeshStatus> {
+            Some(VenueApRowMemberMeshStatus {
                 hop_count: f.optional("hopCount"),
                 neighbors: f.optional_list("neighbors"),
                 radios: f.optional_list("radios"),
                 uplinks: f.optional_list("uplinks"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8053,19 +7801,18 @@ pub struct VenueApRowMemberMeshStatusNeighbor {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for VenueApRowMemberMeshStatusNeighbor {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("macAddress", &v.mac_address);
+        w.optional("rssi", &v.rssi);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueApRowMemberMeshStatusNeighbor {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRowMemberMeshStatusNeighbor,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("macAddress", &v.mac_address);
-            w.optional("rssi", &v.rssi);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApRowMemberMeshStatusNeighbor {
@@ -8074,17 +7821,12 @@ impl<'de> serde::Deserialize<'de> for VenueApRowMemberMeshStatusNeighbor {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApRowMemberMeshStatusNeighbor,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApRowMemberMeshStatusNeighbor {
+        ) -> Option<VenueApRowMemberMeshStatusNeighbor> {
+            Some(VenueApRowMemberMeshStatusNeighbor {
                 mac_address: f.optional("macAddress"),
                 rssi: f.optional("rssi"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8130,19 +7872,18 @@ pub struct VenueApRowMemberMeshStatusRadio {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for VenueApRowMemberMeshStatusRadio {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("band", &v.band);
+        w.optional("channel", &v.channel);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueApRowMemberMeshStatusRadio {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRowMemberMeshStatusRadio,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("band", &v.band);
-            w.optional("channel", &v.channel);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApRowMemberMeshStatusRadio {
@@ -8151,17 +7892,12 @@ impl<'de> serde::Deserialize<'de> for VenueApRowMemberMeshStatusRadio {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApRowMemberMeshStatusRadio,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApRowMemberMeshStatusRadio {
+        ) -> Option<VenueApRowMemberMeshStatusRadio> {
+            Some(VenueApRowMemberMeshStatusRadio {
                 band: f.optional("band"),
                 channel: f.optional("channel"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8219,25 +7955,24 @@ pub struct VenueApRowMemberNetworkStatus {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields
+for VenueApRowMemberNetworkStatus {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("externalIpAddress", &v.external_ip_address);
+        w.optional("gateway", &v.gateway);
+        w.optional("ipAddress", &v.ip_address);
+        w.optional("ipAddressType", &v.ip_address_type);
+        w.optional("managementTrafficVlan", &v.management_traffic_vlan);
+        w.optional("netmask", &v.netmask);
+        w.optional("primaryDnsServer", &v.primary_dns_server);
+        w.optional("secondaryDnsServer", &v.secondary_dns_server);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueApRowMemberNetworkStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRowMemberNetworkStatus,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("externalIpAddress", &v.external_ip_address);
-            w.optional("gateway", &v.gateway);
-            w.optional("ipAddress", &v.ip_address);
-            w.optional("ipAddressType", &v.ip_address_type);
-            w.optional("managementTrafficVlan", &v.management_traffic_vlan);
-            w.optional("netmask", &v.netmask);
-            w.optional("primaryDnsServer", &v.primary_dns_server);
-            w.optional("secondaryDnsServer", &v.secondary_dns_server);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApRowMemberNetworkStatus {
@@ -8246,11 +7981,8 @@ impl<'de> serde::Deserialize<'de> for VenueApRowMemberNetworkStatus {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApRowMemberNetworkStatus,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApRowMemberNetworkStatus {
+        ) -> Option<VenueApRowMemberNetworkStatus> {
+            Some(VenueApRowMemberNetworkStatus {
                 external_ip_address: f.optional("externalIpAddress"),
                 gateway: f.optional("gateway"),
                 ip_address: f.optional("ipAddress"),
@@ -8260,9 +7992,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRowMemberNetworkStatus {
                 primary_dns_server: f.optional("primaryDnsServer"),
                 secondary_dns_server: f.optional("secondaryDnsServer"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8358,26 +8088,24 @@ pub struct VenueApRowRoot {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApRowRoot {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("healthStatus", &v.health_status);
+        w.optional("macAddress", &v.mac_address);
+        w.optional("meshRole", &v.mesh_role);
+        w.optional("meshStatus", &v.mesh_status);
+        w.optional("model", &v.model);
+        w.optional("name", &v.name);
+        w.optional("networkStatus", &v.network_status);
+        w.optional("serialNumber", &v.serial_number);
+        w.optional("venueId", &v.venue_id);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueApRowRoot {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRowRoot,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("healthStatus", &v.health_status);
-            w.optional("macAddress", &v.mac_address);
-            w.optional("meshRole", &v.mesh_role);
-            w.optional("meshStatus", &v.mesh_status);
-            w.optional("model", &v.model);
-            w.optional("name", &v.name);
-            w.optional("networkStatus", &v.network_status);
-            w.optional("serialNumber", &v.serial_number);
-            w.optional("venueId", &v.venue_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApRowRoot {
@@ -8386,8 +8114,8 @@ impl<'de> serde::Deserialize<'de> for VenueApRowRoot {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VenueApRowRoot, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VenueApRowRoot {
+        ) -> Option<VenueApRowRoot> {
+            Some(VenueApRowRoot {
                 health_status: f.optional("healthStatus"),
                 mac_address: f.optional("macAddress"),
                 mesh_role: f.optional("meshRole"),
@@ -8398,9 +8126,7 @@ impl<'de> serde::Deserialize<'de> for VenueApRowRoot {
                 serial_number: f.optional("serialNumber"),
                 venue_id: f.optional("venueId"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8498,21 +8224,19 @@ pub struct VenueApRowRootMeshStatus {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VenueApRowRootMeshStatus {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("downlinks", &v.downlinks);
+        w.optional("hopCount", &v.hop_count);
+        w.optional_list("neighbors", &v.neighbors);
+        w.optional_list("radios", &v.radios);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueApRowRootMeshStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRowRootMeshStatus,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("downlinks", &v.downlinks);
-            w.optional("hopCount", &v.hop_count);
-            w.optional_list("neighbors", &v.neighbors);
-            w.optional_list("radios", &v.radios);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApRowRootMeshStatus {
@@ -8521,19 +8245,14 @@ impl<'de> serde::Deserialize<'de> for VenueApRowRootMeshStatus {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            VenueApRowRootMeshStatus,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = VenueApRowRootMeshStatus {
+        ) -> Option<VenueApRowRootMeshStatus> {
+            Some(VenueApRowRootMeshStatus {
                 downlinks: f.optional_list("downlinks"),
                 hop_count: f.optional("hopCount"),
                 neighbors: f.optional_list("neighbors"),
                 radios: f.optional_list("radios"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8598,19 +8317,17 @@ pub struct VenueInformation {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for VenueInformation {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("id", &v.id);
+        w.optional("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for VenueInformation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueInformation,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueInformation {
@@ -8619,14 +8336,12 @@ impl<'de> serde::Deserialize<'de> for VenueInformation {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<VenueInformation, ruckus_one_runtime::internal::object::FieldError> {
-            let value = VenueInformation {
+        ) -> Option<VenueInformation> {
+            Some(VenueInformation {
                 id: f.optional("id"),
                 name: f.optional("name"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8673,22 +8388,20 @@ pub struct WifiCallingStatus {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for WifiCallingStatus {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("carrierName", &v.carrier_name);
+        w.optional("qosPriority", &v.qos_priority);
+        w.optional("trafficFromClient", &v.traffic_from_client);
+        w.optional("trafficToClient", &v.traffic_to_client);
+        w.optional("totalTraffic", &v.total_traffic);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for WifiCallingStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiCallingStatus,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("carrierName", &v.carrier_name);
-            w.optional("qosPriority", &v.qos_priority);
-            w.optional("trafficFromClient", &v.traffic_from_client);
-            w.optional("trafficToClient", &v.traffic_to_client);
-            w.optional("totalTraffic", &v.total_traffic);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for WifiCallingStatus {
@@ -8697,20 +8410,15 @@ impl<'de> serde::Deserialize<'de> for WifiCallingStatus {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WifiCallingStatus,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WifiCallingStatus {
+        ) -> Option<WifiCallingStatus> {
+            Some(WifiCallingStatus {
                 carrier_name: f.optional("carrierName"),
                 qos_priority: f.optional("qosPriority"),
                 traffic_from_client: f.optional("trafficFromClient"),
                 traffic_to_client: f.optional("trafficToClient"),
                 total_traffic: f.optional("totalTraffic"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8776,23 +8484,21 @@ pub struct WifiDhcpClientLease {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for WifiDhcpClientLease {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("dhcpPoolName", &v.dhcp_pool_name);
+        w.optional("hostname", &v.hostname);
+        w.optional("ipAddress", &v.ip_address);
+        w.optional("leaseExpiration", &v.lease_expiration);
+        w.optional("macAddress", &v.mac_address);
+        w.optional("status", &v.status);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for WifiDhcpClientLease {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiDhcpClientLease,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional("dhcpPoolName", &v.dhcp_pool_name);
-            w.optional("hostname", &v.hostname);
-            w.optional("ipAddress", &v.ip_address);
-            w.optional("leaseExpiration", &v.lease_expiration);
-            w.optional("macAddress", &v.mac_address);
-            w.optional("status", &v.status);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for WifiDhcpClientLease {
@@ -8801,11 +8507,8 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpClientLease {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WifiDhcpClientLease,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WifiDhcpClientLease {
+        ) -> Option<WifiDhcpClientLease> {
+            Some(WifiDhcpClientLease {
                 dhcp_pool_name: f.optional("dhcpPoolName"),
                 hostname: f.optional("hostname"),
                 ip_address: f.optional("ipAddress"),
@@ -8813,9 +8516,7 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpClientLease {
                 mac_address: f.optional("macAddress"),
                 status: f.optional("status"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
@@ -8882,18 +8583,16 @@ pub struct WifiDhcpClientLeases {
         ruckus_one_runtime::RawJson,
     >,
 }
+impl ruckus_one_runtime::internal::object::WriteFields for WifiDhcpClientLeases {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional_list("wifiDhcpClientLeases", &v.wifi_dhcp_client_leases);
+        w.rest(&v.additional_fields);
+    }
+}
 impl serde::Serialize for WifiDhcpClientLeases {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiDhcpClientLeases,
-            w: &mut ruckus_one_runtime::internal::object::Writer,
-        ) {
-            w.optional_list("wifiDhcpClientLeases", &v.wifi_dhcp_client_leases);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::internal::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
 impl<'de> serde::Deserialize<'de> for WifiDhcpClientLeases {
@@ -8902,16 +8601,11 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpClientLeases {
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Result<
-            WifiDhcpClientLeases,
-            ruckus_one_runtime::internal::object::FieldError,
-        > {
-            let value = WifiDhcpClientLeases {
+        ) -> Option<WifiDhcpClientLeases> {
+            Some(WifiDhcpClientLeases {
                 wifi_dhcp_client_leases: f.optional_list("wifiDhcpClientLeases"),
                 additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
+            })
         }
         ruckus_one_runtime::internal::object::Fields::decode(
             deserializer,
