@@ -156,7 +156,7 @@ async fn message_templates_decode_a_template_scope() {
 // (admin_enrollment_rest_api-0.0.1.yaml EnrollmentDetails).
 #[tokio::test]
 async fn enrollments_decode_an_enrollment() {
-    use ruckus_one::network::EnrollmentQueryCriteriaStatus;
+    use ruckus_one::network::EnrollmentStatus;
     let (server, client) = network().await;
     let at = "/enrollments/enr-4";
     let body = json!({
@@ -173,7 +173,7 @@ async fn enrollments_decode_an_enrollment() {
         .send()
         .await
         .unwrap();
-    assert_eq!(got.status, Some(EnrollmentQueryCriteriaStatus::Finished));
+    assert_eq!(got.status, Some(EnrollmentStatus::Finished));
     assert_eq!(
         got.variables.as_ref().unwrap()[0].value.as_deref(),
         Some("pat@example.com")

@@ -507,7 +507,7 @@ async fn wireless_networks_get_wifi_network_decodes_a_psk_network() {
 // (wifi_api-17.3.3.205.yaml RadiusServerProfile, RadiusServerV1_1).
 #[tokio::test]
 async fn wireless_service_profiles_get_radius_server_profile_decodes_a_profile() {
-    use ruckus_one::network::RadiusServerProfileType;
+    use ruckus_one::network::RadiusType;
     let (server, client) = network().await;
     let body = json!({
         "id": "4e1a7c3b9d5f4a2e8b6c0d1f3a5e7c9b",
@@ -550,7 +550,7 @@ async fn wireless_service_profiles_get_radius_server_profile_decodes_a_profile()
         Some("r4d1us-s3cret")
     );
     let kind = profile.type_.as_ref().unwrap();
-    assert_new_value!(RadiusServerProfileType, kind);
+    assert_new_value!(RadiusType, kind);
     assert_eq!(profile.primary.additional_fields, field_added_later());
     assert!(profile.additional_fields.is_empty() && secondary.additional_fields.is_empty());
     assert_sent_back(&profile, &body, "/primary/fieldAddedLater", "/type");
@@ -646,8 +646,8 @@ async fn venue_ap_settings_get_venue_ap_multicast_dns_fencing_settings_decodes_r
 #[tokio::test]
 async fn ap_settings_get_ap_radio_settings_decodes_per_band_settings() {
     use ruckus_one::network::{
-        ApRadio24GHzSettingsChannelBandwidth, Channel5GHz, Channel24GHz, ChannelBandwidth,
-        SettingsTxPower, VenueApRadio24GHzSettingsMethod,
+        ApRadio24GHzSettingsChannelBandwidth, ApSettingsMethod, Channel5GHz, Channel24GHz,
+        ChannelBandwidth, SettingsTxPower,
     };
     let (server, client) = network().await;
     let body = json!({
@@ -699,10 +699,7 @@ async fn ap_settings_get_ap_radio_settings_decodes_per_band_settings() {
     );
     assert!(radio.ap_radio_params6g.is_none());
     let band24 = radio.ap_radio_params24g.as_ref().unwrap();
-    assert_eq!(
-        band24.method,
-        Some(VenueApRadio24GHzSettingsMethod::BackgroundScanning)
-    );
+    assert_eq!(band24.method, Some(ApSettingsMethod::BackgroundScanning));
     assert_eq!(
         band24.channel_bandwidth,
         Some(ApRadio24GHzSettingsChannelBandwidth::V20MHz)
@@ -827,8 +824,7 @@ async fn switch_networking_get_venue_switch_vlan_decodes_a_vlan() {
 #[tokio::test]
 async fn switch_profiles_get_switch_profile_decodes_a_profile() {
     use ruckus_one::network::{
-        AclType, IgmpSnooping, ProfileAclRuleViewAction, ProfileAclRuleViewProtocol, ProfileType,
-        SpanningTreeProtocol,
+        AclRuleAction, AclRuleProtocol, AclType, IgmpSnooping, ProfileType, SpanningTreeProtocol,
     };
     let (server, client) = network().await;
     let body = json!({
@@ -900,8 +896,8 @@ async fn switch_profiles_get_switch_profile_decodes_a_profile() {
             deny.destination_port
         ),
         (
-            Some(ProfileAclRuleViewAction::Deny),
-            Some(ProfileAclRuleViewProtocol::Tcp),
+            Some(AclRuleAction::Deny),
+            Some(AclRuleProtocol::Tcp),
             Some(23)
         )
     );

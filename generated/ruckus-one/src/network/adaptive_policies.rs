@@ -399,7 +399,7 @@ pub struct DynamicPolicyTemplate {
     pub name: String,
     pub description: Option<String>,
     pub return_type: DynamicPolicyTemplateReturnType,
-    pub rule_type: PolicyPolicyType,
+    pub rule_type: PolicyType,
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -472,7 +472,7 @@ pub struct DynamicPolicyTemplateBuilder {
     name: Option<String>,
     description: Option<String>,
     return_type: Option<DynamicPolicyTemplateReturnType>,
-    rule_type: Option<PolicyPolicyType>,
+    rule_type: Option<PolicyType>,
     links: Option<std::collections::BTreeMap<String, super::common::Link>>,
 }
 impl DynamicPolicyTemplateBuilder {
@@ -500,7 +500,7 @@ impl DynamicPolicyTemplateBuilder {
         self
     }
     /// Sets `ruleType` (required).
-    pub fn rule_type(mut self, value: impl Into<PolicyPolicyType>) -> Self {
+    pub fn rule_type(mut self, value: impl Into<PolicyType>) -> Self {
         self.rule_type = Some(value.into());
         self
     }
@@ -1570,7 +1570,7 @@ pub struct Policy {
     pub id: Option<String>,
     pub name: String,
     pub description: Option<String>,
-    pub policy_type: PolicyPolicyType,
+    pub policy_type: PolicyType,
     pub on_match_response: Option<String>,
     pub policy_set_count: Option<i64>,
     pub conditions_count: Option<i64>,
@@ -1636,7 +1636,7 @@ impl<'de> serde::Deserialize<'de> for Policy {
 impl Policy {
     /// Creates a value from the required fields; optional fields start empty.
     #[inline]
-    pub fn new(name: String, policy_type: PolicyPolicyType) -> Self {
+    pub fn new(name: String, policy_type: PolicyType) -> Self {
         Self {
             id: None,
             name,
@@ -1869,59 +1869,6 @@ impl PolicyConditionUpdate {
     ) -> Self {
         self.evaluation_rule = Some(value.into());
         self
-    }
-}
-/// Provenance: reference (adaptive_policy_management-0.0.9.yaml Policy (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PolicyPolicyType {
-    /// `RADIUS`
-    Radius,
-    /// `DPSK`
-    Dpsk,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PolicyPolicyType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Radius => "RADIUS",
-            Self::Dpsk => "DPSK",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PolicyPolicyType {
-    fn from(s: &str) -> Self {
-        match s {
-            "RADIUS" => Self::Radius,
-            "DPSK" => Self::Dpsk,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PolicyPolicyType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PolicyPolicyType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PolicyPolicyType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml Policy Set).
@@ -2212,6 +2159,59 @@ impl PolicySetAssignmentGroups {
     ) -> Self {
         self.links = Some(value.into());
         self
+    }
+}
+/// Provenance: reference (adaptive_policy_management-0.0.9.yaml Policy (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PolicyType {
+    /// `RADIUS`
+    Radius,
+    /// `DPSK`
+    Dpsk,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PolicyType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Radius => "RADIUS",
+            Self::Dpsk => "DPSK",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PolicyType {
+    fn from(s: &str) -> Self {
+        match s {
+            "RADIUS" => Self::Radius,
+            "DPSK" => Self::Dpsk,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PolicyType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PolicyType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PolicyType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
 /// Provenance: reference (adaptive_policy_management-0.0.9.yaml Policy Update).

@@ -1615,7 +1615,7 @@ pub struct ApRadio24GHzSettings {
     /// Default: 0; format: int32.
     pub manual_channel: Option<i64>,
     /// Default: CHANNELFLY.
-    pub method: Option<super::common::VenueApRadio24GHzSettingsMethod>,
+    pub method: Option<super::common::ApSettingsMethod>,
     /// Format: int32.
     pub operative_channel: Option<i64>,
     pub operative_tx_power: Option<String>,
@@ -1727,7 +1727,7 @@ impl ApRadio24GHzSettings {
     /// Sets `method`.
     pub fn with_method(
         mut self,
-        value: impl Into<super::common::VenueApRadio24GHzSettingsMethod>,
+        value: impl Into<super::common::ApSettingsMethod>,
     ) -> Self {
         self.method = Some(value.into());
         self
@@ -1775,7 +1775,7 @@ pub struct ApRadio5GHzSettings {
     /// Default: 0; format: int32.
     pub manual_channel: Option<i64>,
     /// Default: CHANNELFLY.
-    pub method: Option<super::common::VenueApRadio24GHzSettingsMethod>,
+    pub method: Option<super::common::ApSettingsMethod>,
     /// Format: int32.
     pub operative_channel: Option<i64>,
     pub operative_tx_power: Option<String>,
@@ -1887,7 +1887,7 @@ impl ApRadio5GHzSettings {
     /// Sets `method`.
     pub fn with_method(
         mut self,
-        value: impl Into<super::common::VenueApRadio24GHzSettingsMethod>,
+        value: impl Into<super::common::ApSettingsMethod>,
     ) -> Self {
         self.method = Some(value.into());
         self
@@ -1947,7 +1947,7 @@ pub struct ApRadio6GHzSettings {
     /// Default: 0; format: int32.
     pub manual_channel: Option<i64>,
     /// Default: CHANNELFLY.
-    pub method: Option<super::common::VenueApRadio24GHzSettingsMethod>,
+    pub method: Option<super::common::ApSettingsMethod>,
     /// Default: _6.
     pub mgmt_tx_rate6g: Option<super::common::MgmtTxRate6G>,
     /// Default: 1; format: int32; minimum: 1.
@@ -2137,7 +2137,7 @@ impl ApRadio6GHzSettings {
     /// Sets `method`.
     pub fn with_method(
         mut self,
-        value: impl Into<super::common::VenueApRadio24GHzSettingsMethod>,
+        value: impl Into<super::common::ApSettingsMethod>,
     ) -> Self {
         self.method = Some(value.into());
         self

@@ -955,7 +955,7 @@ pub struct Enrollment {
     pub description: Option<String>,
     pub mac_address: Option<String>,
     pub ip_address: Option<String>,
-    pub status: Option<EnrollmentQueryCriteriaStatus>,
+    pub status: Option<EnrollmentStatus>,
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1047,10 +1047,7 @@ impl Enrollment {
         self
     }
     /// Sets `status`.
-    pub fn with_status(
-        mut self,
-        value: impl Into<EnrollmentQueryCriteriaStatus>,
-    ) -> Self {
+    pub fn with_status(mut self, value: impl Into<EnrollmentStatus>) -> Self {
         self.status = Some(value.into());
         self
     }
@@ -1167,7 +1164,7 @@ pub struct EnrollmentDetails {
     pub description: Option<String>,
     pub mac_address: Option<String>,
     pub ip_address: Option<String>,
-    pub status: Option<EnrollmentQueryCriteriaStatus>,
+    pub status: Option<EnrollmentStatus>,
     pub user_agent_name: Option<String>,
     pub variables: Option<Vec<EnrollmentVariable>>,
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
@@ -1267,10 +1264,7 @@ impl EnrollmentDetails {
         self
     }
     /// Sets `status`.
-    pub fn with_status(
-        mut self,
-        value: impl Into<EnrollmentQueryCriteriaStatus>,
-    ) -> Self {
+    pub fn with_status(mut self, value: impl Into<EnrollmentStatus>) -> Self {
         self.status = Some(value.into());
         self
     }
@@ -1312,7 +1306,7 @@ pub struct EnrollmentQueryCriteria {
     pub description: Option<String>,
     pub mac_address: Option<String>,
     pub ip_address: Option<String>,
-    pub status: Option<EnrollmentQueryCriteriaStatus>,
+    pub status: Option<EnrollmentStatus>,
     pub sort_fields: Option<Vec<EnrollmentQueryCriteriaSortFields>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -1431,10 +1425,7 @@ impl EnrollmentQueryCriteria {
         self
     }
     /// Sets `status`.
-    pub fn with_status(
-        mut self,
-        value: impl Into<EnrollmentQueryCriteriaStatus>,
-    ) -> Self {
+    pub fn with_status(mut self, value: impl Into<EnrollmentStatus>) -> Self {
         self.status = Some(value.into());
         self
     }
@@ -1516,79 +1507,6 @@ impl<'de> serde::Deserialize<'de> for EnrollmentQueryCriteriaSortFields {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Provenance: reference (admin_enrollment_rest_api-0.0.1.yaml EnrollmentQueryCriteria (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum EnrollmentQueryCriteriaStatus {
-    /// `STARTED`
-    Started,
-    /// `IN_PROGRESS`
-    InProgress,
-    /// `FINISHED`
-    Finished,
-    /// `ABANDONED`
-    Abandoned,
-    /// `ACTIVE`
-    Active,
-    /// `INACTIVE`
-    Inactive,
-    /// `REVOKED`
-    Revoked,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl EnrollmentQueryCriteriaStatus {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Started => "STARTED",
-            Self::InProgress => "IN_PROGRESS",
-            Self::Finished => "FINISHED",
-            Self::Abandoned => "ABANDONED",
-            Self::Active => "ACTIVE",
-            Self::Inactive => "INACTIVE",
-            Self::Revoked => "REVOKED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for EnrollmentQueryCriteriaStatus {
-    fn from(s: &str) -> Self {
-        match s {
-            "STARTED" => Self::Started,
-            "IN_PROGRESS" => Self::InProgress,
-            "FINISHED" => Self::Finished,
-            "ABANDONED" => Self::Abandoned,
-            "ACTIVE" => Self::Active,
-            "INACTIVE" => Self::Inactive,
-            "REVOKED" => Self::Revoked,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for EnrollmentQueryCriteriaStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for EnrollmentQueryCriteriaStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for EnrollmentQueryCriteriaStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Provenance: reference (admin_enrollment_rest_api-0.0.1.yaml EntityModelEnrollmentRegistrationDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1599,7 +1517,7 @@ pub struct EnrollmentRegistration {
     pub registration_id: Option<String>,
     /// Format: uuid.
     pub enrollment_id: Option<String>,
-    pub status: Option<EnrollmentQueryCriteriaStatus>,
+    pub status: Option<EnrollmentStatus>,
     pub mac_address: Option<String>,
     /// Format: uuid.
     pub workflow_id: Option<String>,
@@ -1684,10 +1602,7 @@ impl EnrollmentRegistration {
         self
     }
     /// Sets `status`.
-    pub fn with_status(
-        mut self,
-        value: impl Into<EnrollmentQueryCriteriaStatus>,
-    ) -> Self {
+    pub fn with_status(mut self, value: impl Into<EnrollmentStatus>) -> Self {
         self.status = Some(value.into());
         self
     }
@@ -1718,6 +1633,79 @@ impl EnrollmentRegistration {
     ) -> Self {
         self.links = Some(value.into());
         self
+    }
+}
+/// Provenance: reference (admin_enrollment_rest_api-0.0.1.yaml EnrollmentQueryCriteria (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum EnrollmentStatus {
+    /// `STARTED`
+    Started,
+    /// `IN_PROGRESS`
+    InProgress,
+    /// `FINISHED`
+    Finished,
+    /// `ABANDONED`
+    Abandoned,
+    /// `ACTIVE`
+    Active,
+    /// `INACTIVE`
+    Inactive,
+    /// `REVOKED`
+    Revoked,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl EnrollmentStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Started => "STARTED",
+            Self::InProgress => "IN_PROGRESS",
+            Self::Finished => "FINISHED",
+            Self::Abandoned => "ABANDONED",
+            Self::Active => "ACTIVE",
+            Self::Inactive => "INACTIVE",
+            Self::Revoked => "REVOKED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for EnrollmentStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "STARTED" => Self::Started,
+            "IN_PROGRESS" => Self::InProgress,
+            "FINISHED" => Self::Finished,
+            "ABANDONED" => Self::Abandoned,
+            "ACTIVE" => Self::Active,
+            "INACTIVE" => Self::Inactive,
+            "REVOKED" => Self::Revoked,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for EnrollmentStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for EnrollmentStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for EnrollmentStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
 /// Provenance: reference (device_enrollment_rest_api-0.0.1.yaml EnrollmentStep).

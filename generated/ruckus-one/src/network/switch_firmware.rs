@@ -1715,7 +1715,7 @@ pub struct UpgradeVenue {
     pub switch_count: Option<i64>,
     /// Format: int32.
     pub above_ten_switch_count: Option<i64>,
-    pub status: Option<UpgradeVenueFirmwareViewStatus>,
+    pub status: Option<UpgradeVenueStatus>,
     /// Format: int32.
     pub schedule_count: Option<i64>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_switch_firmware_schedules_v1/02.json).
@@ -1879,10 +1879,7 @@ impl UpgradeVenue {
         self
     }
     /// Sets `status`.
-    pub fn with_status(
-        mut self,
-        value: impl Into<UpgradeVenueFirmwareViewStatus>,
-    ) -> Self {
+    pub fn with_status(mut self, value: impl Into<UpgradeVenueStatus>) -> Self {
         self.status = Some(value.into());
         self
     }
@@ -1923,7 +1920,7 @@ pub struct UpgradeVenueFirmwareView {
     pub last_schedule_update_time: Option<String>,
     pub pre_download: Option<bool>,
     pub switch_counts: Option<Vec<ModelSwitchCountView>>,
-    pub status: Option<UpgradeVenueFirmwareViewStatus>,
+    pub status: Option<UpgradeVenueStatus>,
     /// Format: int32.
     pub schedule_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2046,10 +2043,7 @@ impl UpgradeVenueFirmwareView {
         self
     }
     /// Sets `status`.
-    pub fn with_status(
-        mut self,
-        value: impl Into<UpgradeVenueFirmwareViewStatus>,
-    ) -> Self {
+    pub fn with_status(mut self, value: impl Into<UpgradeVenueStatus>) -> Self {
         self.status = Some(value.into());
         self
     }
@@ -2057,67 +2051,6 @@ impl UpgradeVenueFirmwareView {
     pub fn with_schedule_count(mut self, value: impl Into<i64>) -> Self {
         self.schedule_count = Some(value.into());
         self
-    }
-}
-/// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum UpgradeVenueFirmwareViewStatus {
-    /// `NONE`
-    None,
-    /// `INITIATE`
-    Initiate,
-    /// `SUCCESS`
-    Success,
-    /// `FAILED`
-    Failed,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl UpgradeVenueFirmwareViewStatus {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::None => "NONE",
-            Self::Initiate => "INITIATE",
-            Self::Success => "SUCCESS",
-            Self::Failed => "FAILED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for UpgradeVenueFirmwareViewStatus {
-    fn from(s: &str) -> Self {
-        match s {
-            "NONE" => Self::None,
-            "INITIATE" => Self::Initiate,
-            "SUCCESS" => Self::Success,
-            "FAILED" => Self::Failed,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for UpgradeVenueFirmwareViewStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for UpgradeVenueFirmwareViewStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for UpgradeVenueFirmwareViewStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueQueryFilterV1001).
@@ -2263,6 +2196,67 @@ impl UpgradeVenueQueryFilterV1 {
     pub fn with_firmware_version(mut self, value: impl Into<String>) -> Self {
         self.firmware_version = Some(value.into());
         self
+    }
+}
+/// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum UpgradeVenueStatus {
+    /// `NONE`
+    None,
+    /// `INITIATE`
+    Initiate,
+    /// `SUCCESS`
+    Success,
+    /// `FAILED`
+    Failed,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl UpgradeVenueStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::None => "NONE",
+            Self::Initiate => "INITIATE",
+            Self::Success => "SUCCESS",
+            Self::Failed => "FAILED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for UpgradeVenueStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "NONE" => Self::None,
+            "INITIATE" => Self::Initiate,
+            "SUCCESS" => Self::Success,
+            "FAILED" => Self::Failed,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for UpgradeVenueStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for UpgradeVenueStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpgradeVenueStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
 /// Provenance: reference (payloads ui-fixtures/query_switch_firmware_schedules_v1/02.json).

@@ -321,7 +321,7 @@ pub struct VenueApRadio6GHzSettingsV1 {
     /// Default: false.
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
     /// Default: CHANNELFLY.
-    pub method: Option<super::common::VenueApRadio24GHzSettingsMethod>,
+    pub method: Option<super::common::ApSettingsMethod>,
     /// Default: _6.
     pub mgmt_tx_rate6g: Option<super::common::MgmtTxRate6G>,
     /// Default: 1; format: int32; minimum: 1.
@@ -481,7 +481,7 @@ impl VenueApRadio6GHzSettingsV1 {
     /// Sets `method`.
     pub fn with_method(
         mut self,
-        value: impl Into<super::common::VenueApRadio24GHzSettingsMethod>,
+        value: impl Into<super::common::ApSettingsMethod>,
     ) -> Self {
         self.method = Some(value.into());
         self

@@ -2567,7 +2567,7 @@ pub struct RadiusV1 {
     pub primary: RadiusServerV1,
     pub secondary: Option<RadiusServerV1>,
     /// May be null.
-    pub type_: Option<super::common::RadiusServerProfileType>,
+    pub type_: Option<super::common::RadiusType>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_radius_server_profile_v1/02.json).
     pub rad_sec_options: Option<RadiusV1RadSecOptions>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_radius_server_profile_v1/06.json).
@@ -2655,10 +2655,7 @@ impl RadiusV1 {
         self
     }
     /// Sets `type`.
-    pub fn with_type(
-        mut self,
-        value: impl Into<super::common::RadiusServerProfileType>,
-    ) -> Self {
+    pub fn with_type(mut self, value: impl Into<super::common::RadiusType>) -> Self {
         self.type_ = Some(value.into());
         self
     }

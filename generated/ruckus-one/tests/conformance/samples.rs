@@ -27858,7 +27858,7 @@ impl support::Sample for ruckus_one::network::common::RadiusServerV11 {
         feature = "network-wireless-service-profiles"
     )
 )]
-impl support::Sample for ruckus_one::network::common::RadiusServerProfileType {
+impl support::Sample for ruckus_one::network::common::RadiusType {
     fn sample() -> Self {
         Self::from("AUTHENTICATION")
     }
@@ -27886,7 +27886,7 @@ impl support::Sample for ruckus_one::network::common::RadiusServerProfile {
                     <ruckus_one::network::common::RadiusServerV11 as support::Sample>::sample(),
                 )
                 .with_type(
-                    <ruckus_one::network::common::RadiusServerProfileType as support::Sample>::sample(),
+                    <ruckus_one::network::common::RadiusType as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -27911,7 +27911,7 @@ impl support::Sample for ruckus_one::network::common::RadiusServerProfile {
             ),
             (
                 "type",
-                <ruckus_one::network::common::RadiusServerProfileType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RadiusType as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -27986,7 +27986,7 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::RadiusV
                     <ruckus_one::network::wireless_service_profiles::RadiusServerV1 as support::Sample>::sample(),
                 )
                 .with_type(
-                    <ruckus_one::network::common::RadiusServerProfileType as support::Sample>::sample(),
+                    <ruckus_one::network::common::RadiusType as support::Sample>::sample(),
                 )
                 .with_rad_sec_options(
                     <ruckus_one::network::wireless_service_profiles::RadiusV1RadSecOptions as support::Sample>::sample(),
@@ -28015,7 +28015,7 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::RadiusV
             ),
             (
                 "type",
-                <ruckus_one::network::common::RadiusServerProfileType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RadiusType as support::Sample>::sample_json(),
             ),
             (
                 "radSecOptions",
@@ -30122,7 +30122,7 @@ impl support::Sample for ruckus_one::network::common::AclType {
         feature = "network-template-switch-profiles"
     )
 )]
-impl support::Sample for ruckus_one::network::common::ProfileAclRuleViewAction {
+impl support::Sample for ruckus_one::network::common::AclRuleAction {
     fn sample() -> Self {
         Self::from("permit")
     }
@@ -30140,7 +30140,7 @@ impl support::Sample for ruckus_one::network::common::ProfileAclRuleViewAction {
         feature = "network-template-switch-profiles"
     )
 )]
-impl support::Sample for ruckus_one::network::common::ProfileAclRuleViewProtocol {
+impl support::Sample for ruckus_one::network::common::AclRuleProtocol {
     fn sample() -> Self {
         Self::from("ip")
     }
@@ -30164,12 +30164,12 @@ impl support::Sample for ruckus_one::network::common::ProfileSwitchAclRuleView {
                 .with_id("sample".to_owned())
                 .with_sequence(1)
                 .with_action(
-                    <ruckus_one::network::common::ProfileAclRuleViewAction as support::Sample>::sample(),
+                    <ruckus_one::network::common::AclRuleAction as support::Sample>::sample(),
                 )
                 .with_destination("sample".to_owned())
                 .with_destination_port(1)
                 .with_protocol(
-                    <ruckus_one::network::common::ProfileAclRuleViewProtocol as support::Sample>::sample(),
+                    <ruckus_one::network::common::AclRuleProtocol as support::Sample>::sample(),
                 )
                 .with_source("sample".to_owned())
                 .with_source_port(1)
@@ -30191,13 +30191,13 @@ impl support::Sample for ruckus_one::network::common::ProfileSwitchAclRuleView {
             ("sequence", serde_json::Value::from(1)),
             (
                 "action",
-                <ruckus_one::network::common::ProfileAclRuleViewAction as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AclRuleAction as support::Sample>::sample_json(),
             ),
             ("destination", serde_json::Value::from("sample")),
             ("destinationPort", serde_json::Value::from(1)),
             (
                 "protocol",
-                <ruckus_one::network::common::ProfileAclRuleViewProtocol as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AclRuleProtocol as support::Sample>::sample_json(),
             ),
             ("source", serde_json::Value::from("sample")),
             ("sourcePort", serde_json::Value::from(1)),
@@ -30667,7 +30667,7 @@ impl support::Sample for ruckus_one::network::common::TrustedPortView {
         feature = "network-template-switch-profiles"
     )
 )]
-impl support::Sample for ruckus_one::network::common::AcxCliTemplateVariableViewType {
+impl support::Sample for ruckus_one::network::common::CliTemplateVariableType {
     fn sample() -> Self {
         Self::from("ADDRESS")
     }
@@ -30689,7 +30689,7 @@ impl support::Sample for ruckus_one::network::common::AcxCliTemplateVariableView
             let mut value = Self::new()
                 .with_name("sample".to_owned())
                 .with_type(
-                    <ruckus_one::network::common::AcxCliTemplateVariableViewType as support::Sample>::sample(),
+                    <ruckus_one::network::common::CliTemplateVariableType as support::Sample>::sample(),
                 )
                 .with_value("sample".to_owned())
                 .with_range_start(1)
@@ -30711,7 +30711,7 @@ impl support::Sample for ruckus_one::network::common::AcxCliTemplateVariableView
             ("name", serde_json::Value::from("sample")),
             (
                 "type",
-                <ruckus_one::network::common::AcxCliTemplateVariableViewType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::CliTemplateVariableType as support::Sample>::sample_json(),
             ),
             ("value", serde_json::Value::from("sample")),
             ("rangeStart", serde_json::Value::from(1)),
@@ -30904,10 +30904,10 @@ impl support::Sample for ruckus_one::network::common::AclRuleBo {
                 .with_id("sample".to_owned())
                 .with_sequence(1)
                 .with_action(
-                    <ruckus_one::network::common::ProfileAclRuleViewAction as support::Sample>::sample(),
+                    <ruckus_one::network::common::AclRuleAction as support::Sample>::sample(),
                 )
                 .with_protocol(
-                    <ruckus_one::network::common::ProfileAclRuleViewProtocol as support::Sample>::sample(),
+                    <ruckus_one::network::common::AclRuleProtocol as support::Sample>::sample(),
                 )
                 .with_source("sample".to_owned())
                 .with_source_port("sample".to_owned())
@@ -30932,11 +30932,11 @@ impl support::Sample for ruckus_one::network::common::AclRuleBo {
             ("sequence", serde_json::Value::from(1)),
             (
                 "action",
-                <ruckus_one::network::common::ProfileAclRuleViewAction as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AclRuleAction as support::Sample>::sample_json(),
             ),
             (
                 "protocol",
-                <ruckus_one::network::common::ProfileAclRuleViewProtocol as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AclRuleProtocol as support::Sample>::sample_json(),
             ),
             ("source", serde_json::Value::from("sample")),
             ("sourcePort", serde_json::Value::from("sample")),
@@ -31488,7 +31488,7 @@ impl support::Sample for ruckus_one::network::common::AcxCliTemplateVariableBo {
                 .with_name("sample".to_owned())
                 .with_value("sample".to_owned())
                 .with_type(
-                    <ruckus_one::network::common::AcxCliTemplateVariableViewType as support::Sample>::sample(),
+                    <ruckus_one::network::common::CliTemplateVariableType as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -31505,7 +31505,7 @@ impl support::Sample for ruckus_one::network::common::AcxCliTemplateVariableBo {
             ("value", serde_json::Value::from("sample")),
             (
                 "type",
-                <ruckus_one::network::common::AcxCliTemplateVariableViewType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::CliTemplateVariableType as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -31886,12 +31886,12 @@ impl support::Sample for ruckus_one::network::common::AclRuleView {
                 .with_id("sample".to_owned())
                 .with_sequence(1)
                 .with_action(
-                    <ruckus_one::network::common::ProfileAclRuleViewAction as support::Sample>::sample(),
+                    <ruckus_one::network::common::AclRuleAction as support::Sample>::sample(),
                 )
                 .with_destination("sample".to_owned())
                 .with_destination_port(1)
                 .with_protocol(
-                    <ruckus_one::network::common::ProfileAclRuleViewProtocol as support::Sample>::sample(),
+                    <ruckus_one::network::common::AclRuleProtocol as support::Sample>::sample(),
                 )
                 .with_source("sample".to_owned())
                 .with_source_port(1)
@@ -31913,13 +31913,13 @@ impl support::Sample for ruckus_one::network::common::AclRuleView {
             ("sequence", serde_json::Value::from(1)),
             (
                 "action",
-                <ruckus_one::network::common::ProfileAclRuleViewAction as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AclRuleAction as support::Sample>::sample_json(),
             ),
             ("destination", serde_json::Value::from("sample")),
             ("destinationPort", serde_json::Value::from(1)),
             (
                 "protocol",
-                <ruckus_one::network::common::ProfileAclRuleViewProtocol as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AclRuleProtocol as support::Sample>::sample_json(),
             ),
             ("source", serde_json::Value::from("sample")),
             ("sourcePort", serde_json::Value::from(1)),
@@ -32359,7 +32359,7 @@ impl support::Sample for ruckus_one::network::common::CliTemplateVariableBo {
             let mut value = Self::new()
                 .with_name("sample".to_owned())
                 .with_type(
-                    <ruckus_one::network::common::AcxCliTemplateVariableViewType as support::Sample>::sample(),
+                    <ruckus_one::network::common::CliTemplateVariableType as support::Sample>::sample(),
                 )
                 .with_value("sample".to_owned())
                 .with_ip_address_end("sample".to_owned())
@@ -32388,7 +32388,7 @@ impl support::Sample for ruckus_one::network::common::CliTemplateVariableBo {
             ("name", serde_json::Value::from("sample")),
             (
                 "type",
-                <ruckus_one::network::common::AcxCliTemplateVariableViewType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::CliTemplateVariableType as support::Sample>::sample_json(),
             ),
             ("value", serde_json::Value::from("sample")),
             ("ipAddressEnd", serde_json::Value::from("sample")),
@@ -35710,7 +35710,7 @@ for ruckus_one::network::common::ApRadio24GHzSettingsChannelBandwidth {
         feature = "network-venue-wifi-templates"
     )
 )]
-impl support::Sample for ruckus_one::network::common::VenueApRadio24GHzSettingsMethod {
+impl support::Sample for ruckus_one::network::common::ApSettingsMethod {
     fn sample() -> Self {
         Self::from("MANUAL")
     }
@@ -35755,7 +35755,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio24GHzSettings 
                     <ruckus_one::network::common::ApRadio24GHzSettingsChannelBandwidth as support::Sample>::sample(),
                 )
                 .with_method(
-                    <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
+                    <ruckus_one::network::common::ApSettingsMethod as support::Sample>::sample(),
                 )
                 .with_scan_interval(1)
                 .with_tx_power(
@@ -35788,7 +35788,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio24GHzSettings 
             ),
             (
                 "method",
-                <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApSettingsMethod as support::Sample>::sample_json(),
             ),
             ("scanInterval", serde_json::Value::from(1)),
             (
@@ -35861,7 +35861,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio5GHzSettings {
                 )
                 .with_combine_channels(true)
                 .with_method(
-                    <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
+                    <ruckus_one::network::common::ApSettingsMethod as support::Sample>::sample(),
                 )
                 .with_scan_interval(1)
                 .with_tx_power(
@@ -35904,7 +35904,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio5GHzSettings {
             ("combineChannels", serde_json::Value::from(true)),
             (
                 "method",
-                <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApSettingsMethod as support::Sample>::sample_json(),
             ),
             ("scanInterval", serde_json::Value::from(1)),
             (
@@ -36048,7 +36048,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio6GHzSettings {
                 .with_enable_multicast_downlink_rate_limiting(true)
                 .with_enable_multicast_uplink_rate_limiting(true)
                 .with_method(
-                    <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
+                    <ruckus_one::network::common::ApSettingsMethod as support::Sample>::sample(),
                 )
                 .with_mgmt_tx_rate6g(
                     <ruckus_one::network::common::MgmtTxRate6G as support::Sample>::sample(),
@@ -36114,7 +36114,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio6GHzSettings {
             ("enableMulticastUplinkRateLimiting", serde_json::Value::from(true)),
             (
                 "method",
-                <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApSettingsMethod as support::Sample>::sample_json(),
             ),
             (
                 "mgmtTxRate6G",
@@ -36161,7 +36161,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadioLower5GHzSetti
                     <ruckus_one::network::common::ChannelBandwidth as support::Sample>::sample(),
                 )
                 .with_method(
-                    <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
+                    <ruckus_one::network::common::ApSettingsMethod as support::Sample>::sample(),
                 )
                 .with_scan_interval(1)
                 .with_tx_power(
@@ -36203,7 +36203,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadioLower5GHzSetti
             ),
             (
                 "method",
-                <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApSettingsMethod as support::Sample>::sample_json(),
             ),
             ("scanInterval", serde_json::Value::from(1)),
             (
@@ -36240,7 +36240,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadioUpper5GHzSetti
                     <ruckus_one::network::common::ChannelBandwidth as support::Sample>::sample(),
                 )
                 .with_method(
-                    <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
+                    <ruckus_one::network::common::ApSettingsMethod as support::Sample>::sample(),
                 )
                 .with_scan_interval(1)
                 .with_tx_power(
@@ -36282,7 +36282,7 @@ impl support::Sample for ruckus_one::network::common::VenueApRadioUpper5GHzSetti
             ),
             (
                 "method",
-                <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApSettingsMethod as support::Sample>::sample_json(),
             ),
             ("scanInterval", serde_json::Value::from(1)),
             (
@@ -36413,7 +36413,7 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1 {
                 .with_enable_multicast_downlink_rate_limiting(true)
                 .with_enable_multicast_uplink_rate_limiting(true)
                 .with_method(
-                    <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
+                    <ruckus_one::network::common::ApSettingsMethod as support::Sample>::sample(),
                 )
                 .with_mgmt_tx_rate6g(
                     <ruckus_one::network::common::MgmtTxRate6G as support::Sample>::sample(),
@@ -36461,7 +36461,7 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1 {
             ("enableMulticastUplinkRateLimiting", serde_json::Value::from(true)),
             (
                 "method",
-                <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApSettingsMethod as support::Sample>::sample_json(),
             ),
             (
                 "mgmtTxRate6G",
@@ -39662,7 +39662,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio24GHzSettings 
                 )
                 .with_manual_channel(1)
                 .with_method(
-                    <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
+                    <ruckus_one::network::common::ApSettingsMethod as support::Sample>::sample(),
                 )
                 .with_operative_channel(1)
                 .with_operative_tx_power("sample".to_owned())
@@ -39699,7 +39699,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio24GHzSettings 
             ("manualChannel", serde_json::Value::from(1)),
             (
                 "method",
-                <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApSettingsMethod as support::Sample>::sample_json(),
             ),
             ("operativeChannel", serde_json::Value::from(1)),
             ("operativeTxPower", serde_json::Value::from("sample")),
@@ -39731,7 +39731,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio5GHzSettings {
                 )
                 .with_manual_channel(1)
                 .with_method(
-                    <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
+                    <ruckus_one::network::common::ApSettingsMethod as support::Sample>::sample(),
                 )
                 .with_operative_channel(1)
                 .with_operative_tx_power("sample".to_owned())
@@ -39768,7 +39768,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio5GHzSettings {
             ("manualChannel", serde_json::Value::from(1)),
             (
                 "method",
-                <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApSettingsMethod as support::Sample>::sample_json(),
             ),
             ("operativeChannel", serde_json::Value::from(1)),
             ("operativeTxPower", serde_json::Value::from("sample")),
@@ -39820,7 +39820,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio6GHzSettings {
                 .with_enable_multicast_uplink_rate_limiting(true)
                 .with_manual_channel(1)
                 .with_method(
-                    <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
+                    <ruckus_one::network::common::ApSettingsMethod as support::Sample>::sample(),
                 )
                 .with_mgmt_tx_rate6g(
                     <ruckus_one::network::common::MgmtTxRate6G as support::Sample>::sample(),
@@ -39873,7 +39873,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio6GHzSettings {
             ("manualChannel", serde_json::Value::from(1)),
             (
                 "method",
-                <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApSettingsMethod as support::Sample>::sample_json(),
             ),
             (
                 "mgmtTxRate6G",
@@ -44887,8 +44887,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::ModelSwitchCountV
 }
 #[cfg(feature = "network-switch-firmware")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-firmware")))]
-impl support::Sample
-for ruckus_one::network::switch_firmware::UpgradeVenueFirmwareViewStatus {
+impl support::Sample for ruckus_one::network::switch_firmware::UpgradeVenueStatus {
     fn sample() -> Self {
         Self::from("NONE")
     }
@@ -44923,7 +44922,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeVenueFirmw
                     ],
                 )
                 .with_status(
-                    <ruckus_one::network::switch_firmware::UpgradeVenueFirmwareViewStatus as support::Sample>::sample(),
+                    <ruckus_one::network::switch_firmware::UpgradeVenueStatus as support::Sample>::sample(),
                 )
                 .with_schedule_count(1);
             value
@@ -44966,7 +44965,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeVenueFirmw
             ),
             (
                 "status",
-                <ruckus_one::network::switch_firmware::UpgradeVenueFirmwareViewStatus as support::Sample>::sample_json(),
+                <ruckus_one::network::switch_firmware::UpgradeVenueStatus as support::Sample>::sample_json(),
             ),
             ("scheduleCount", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
@@ -45140,7 +45139,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeVenue {
                 .with_switch_count(1)
                 .with_above_ten_switch_count(1)
                 .with_status(
-                    <ruckus_one::network::switch_firmware::UpgradeVenueFirmwareViewStatus as support::Sample>::sample(),
+                    <ruckus_one::network::switch_firmware::UpgradeVenueStatus as support::Sample>::sample(),
                 )
                 .with_schedule_count(1)
                 .with_switch_counts(
@@ -45197,7 +45196,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeVenue {
             ("aboveTenSwitchCount", serde_json::Value::from(1)),
             (
                 "status",
-                <ruckus_one::network::switch_firmware::UpgradeVenueFirmwareViewStatus as support::Sample>::sample_json(),
+                <ruckus_one::network::switch_firmware::UpgradeVenueStatus as support::Sample>::sample_json(),
             ),
             ("scheduleCount", serde_json::Value::from(1)),
             (
@@ -46584,7 +46583,7 @@ impl support::Sample for ruckus_one::network::adaptive_policies::PageData {
 }
 #[cfg(feature = "network-adaptive-policies")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
-impl support::Sample for ruckus_one::network::adaptive_policies::PolicyPolicyType {
+impl support::Sample for ruckus_one::network::adaptive_policies::PolicyType {
     fn sample() -> Self {
         Self::from("RADIUS")
     }
@@ -46599,7 +46598,7 @@ impl support::Sample for ruckus_one::network::adaptive_policies::Policy {
         {
             let mut value = Self::new(
                     "sample".to_owned(),
-                    <ruckus_one::network::adaptive_policies::PolicyPolicyType as support::Sample>::sample(),
+                    <ruckus_one::network::adaptive_policies::PolicyType as support::Sample>::sample(),
                 )
                 .with_id("sample".to_owned())
                 .with_description("sample".to_owned())
@@ -46631,7 +46630,7 @@ impl support::Sample for ruckus_one::network::adaptive_policies::Policy {
             ("description", serde_json::Value::from("sample")),
             (
                 "policyType",
-                <ruckus_one::network::adaptive_policies::PolicyPolicyType as support::Sample>::sample_json(),
+                <ruckus_one::network::adaptive_policies::PolicyType as support::Sample>::sample_json(),
             ),
             ("onMatchResponse", serde_json::Value::from("sample")),
             ("policySetCount", serde_json::Value::from(1)),
@@ -47069,7 +47068,7 @@ impl support::Sample for ruckus_one::network::adaptive_policies::DynamicPolicyTe
                     <ruckus_one::network::adaptive_policies::DynamicPolicyTemplateReturnType as support::Sample>::sample(),
                 )
                 .rule_type(
-                    <ruckus_one::network::adaptive_policies::PolicyPolicyType as support::Sample>::sample(),
+                    <ruckus_one::network::adaptive_policies::PolicyType as support::Sample>::sample(),
                 )
                 .links(
                     std::collections::BTreeMap::from([
@@ -47101,7 +47100,7 @@ impl support::Sample for ruckus_one::network::adaptive_policies::DynamicPolicyTe
             ),
             (
                 "ruleType",
-                <ruckus_one::network::adaptive_policies::PolicyPolicyType as support::Sample>::sample_json(),
+                <ruckus_one::network::adaptive_policies::PolicyType as support::Sample>::sample_json(),
             ),
             (
                 "_links",
@@ -50497,8 +50496,7 @@ for ruckus_one::network::message_templates::PagedRegistrationsRestResponse {
 }
 #[cfg(feature = "network-enrollments")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
-impl support::Sample
-for ruckus_one::network::enrollments::EnrollmentQueryCriteriaStatus {
+impl support::Sample for ruckus_one::network::enrollments::EnrollmentStatus {
     fn sample() -> Self {
         Self::from("STARTED")
     }
@@ -50534,7 +50532,7 @@ impl support::Sample for ruckus_one::network::enrollments::EnrollmentQueryCriter
                 .with_mac_address("sample".to_owned())
                 .with_ip_address("sample".to_owned())
                 .with_status(
-                    <ruckus_one::network::enrollments::EnrollmentQueryCriteriaStatus as support::Sample>::sample(),
+                    <ruckus_one::network::enrollments::EnrollmentStatus as support::Sample>::sample(),
                 )
                 .with_sort_fields(
                     vec![
@@ -50567,7 +50565,7 @@ impl support::Sample for ruckus_one::network::enrollments::EnrollmentQueryCriter
             ("ipAddress", serde_json::Value::from("sample")),
             (
                 "status",
-                <ruckus_one::network::enrollments::EnrollmentQueryCriteriaStatus as support::Sample>::sample_json(),
+                <ruckus_one::network::enrollments::EnrollmentStatus as support::Sample>::sample_json(),
             ),
             (
                 "sortFields",
@@ -50663,7 +50661,7 @@ impl support::Sample for ruckus_one::network::enrollments::EnrollmentRegistratio
                 .with_registration_id("sample".to_owned())
                 .with_enrollment_id("sample".to_owned())
                 .with_status(
-                    <ruckus_one::network::enrollments::EnrollmentQueryCriteriaStatus as support::Sample>::sample(),
+                    <ruckus_one::network::enrollments::EnrollmentStatus as support::Sample>::sample(),
                 )
                 .with_mac_address("sample".to_owned())
                 .with_workflow_id("sample".to_owned())
@@ -50696,7 +50694,7 @@ impl support::Sample for ruckus_one::network::enrollments::EnrollmentRegistratio
             ("enrollmentId", serde_json::Value::from("sample")),
             (
                 "status",
-                <ruckus_one::network::enrollments::EnrollmentQueryCriteriaStatus as support::Sample>::sample_json(),
+                <ruckus_one::network::enrollments::EnrollmentStatus as support::Sample>::sample_json(),
             ),
             ("macAddress", serde_json::Value::from("sample")),
             ("workflowId", serde_json::Value::from("sample")),
@@ -50865,7 +50863,7 @@ impl support::Sample for ruckus_one::network::enrollments::Enrollment {
                 .with_mac_address("sample".to_owned())
                 .with_ip_address("sample".to_owned())
                 .with_status(
-                    <ruckus_one::network::enrollments::EnrollmentQueryCriteriaStatus as support::Sample>::sample(),
+                    <ruckus_one::network::enrollments::EnrollmentStatus as support::Sample>::sample(),
                 )
                 .with_links(
                     std::collections::BTreeMap::from([
@@ -50893,7 +50891,7 @@ impl support::Sample for ruckus_one::network::enrollments::Enrollment {
             ("ipAddress", serde_json::Value::from("sample")),
             (
                 "status",
-                <ruckus_one::network::enrollments::EnrollmentQueryCriteriaStatus as support::Sample>::sample_json(),
+                <ruckus_one::network::enrollments::EnrollmentStatus as support::Sample>::sample_json(),
             ),
             (
                 "_links",
@@ -51011,7 +51009,7 @@ impl support::Sample for ruckus_one::network::enrollments::EnrollmentDetails {
                 .with_mac_address("sample".to_owned())
                 .with_ip_address("sample".to_owned())
                 .with_status(
-                    <ruckus_one::network::enrollments::EnrollmentQueryCriteriaStatus as support::Sample>::sample(),
+                    <ruckus_one::network::enrollments::EnrollmentStatus as support::Sample>::sample(),
                 )
                 .with_user_agent_name("sample".to_owned())
                 .with_variables(
@@ -51046,7 +51044,7 @@ impl support::Sample for ruckus_one::network::enrollments::EnrollmentDetails {
             ("ipAddress", serde_json::Value::from("sample")),
             (
                 "status",
-                <ruckus_one::network::enrollments::EnrollmentQueryCriteriaStatus as support::Sample>::sample_json(),
+                <ruckus_one::network::enrollments::EnrollmentStatus as support::Sample>::sample_json(),
             ),
             ("userAgentName", serde_json::Value::from("sample")),
             (

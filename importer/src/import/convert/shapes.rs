@@ -2,6 +2,7 @@
 //! ending its owners' names have in common.
 
 use super::{Converter, Kind, references};
+use ruckus_codegen::names;
 use std::collections::BTreeMap;
 
 impl Converter<'_> {
@@ -40,8 +41,10 @@ impl Converter<'_> {
     /// Merges inline copies into the curated root of their shape met later, then names each
     /// shared type after the words its owners' names end with in common
     /// (`WifiWlanManagementFrameProtection` for `AaaWifiWlanManagementFrameProtection` and
-    /// `PskWifiWlanManagementFrameProtection`), when that is two words or more and free; else it
-    /// keeps the first owner's name. Names the curated spec gives are kept. References follow.
+    /// `PskWifiWlanManagementFrameProtection`), when that is two words or more and free; else
+    /// after its sibling owners' first words joined ([`joined_siblings`]); else after the words
+    /// every owner's name has, in order ([`common_words`]: `AclRuleAction` for
+    /// `ProfileAclRuleViewAction` and `AclRuleBoAction`); else it keeps the first owner's name. Names the curated spec gives are kept. References follow.
     /// Run once, after every root is converted; the order is the drafts' name order, so the
     /// result is deterministic.
     /// Returns the renames (old name -> new name), for references held outside the drafts.
@@ -54,10 +57,14 @@ impl Converter<'_> {
                 continue;
             }
             let kept = self.root_names.contains(&from) || self.pins.values().any(|p| *p == from);
-            let to = [common_suffix(&names), joined_siblings(&names)]
-                .into_iter()
-                .flatten()
-                .find(|to| *to == from || self.name_free(to));
+            let to = [
+                common_suffix(&names),
+                joined_siblings(&names),
+                common_words(&names),
+            ]
+            .into_iter()
+            .flatten()
+            .find(|to| *to == from || self.name_free(to));
             let Some(to) = to else {
                 continue;
             };
@@ -230,6 +237,64 @@ pub(super) fn common_suffix(names: &[String]) -> Option<String> {
         .filter(|&(i, _)| starts_word(suffix, i) || i == 0)
         .count();
     (len > 0 && words >= 2).then(|| suffix.to_owned())
+}
+
+/// The words every name has, in the order they come in (a longest common subsequence of the
+/// names' words, the first name's where several are as long), when that is two words or more
+/// and ends with the names' common last word: `AclRuleAction` for
+/// `ProfileAclRuleViewAction`, `AclRuleBoAction` and `SwitchAclRuleViewAction`. The name says
+/// what the owners' types have in common, not who met it first. Not for two names one word
+/// apart (`OnboardNotAfterType`, `OnboardNotBeforeType`): that word is what they mean, and the
+/// rest (`OnboardNotType`) names neither.
+pub(super) fn common_words(names: &[String]) -> Option<String> {
+    let mut split: Vec<Vec<String>> = Vec::new();
+    for words in names.iter().map(|n| names::title_words(n)) {
+        if !split.contains(&words) {
+            split.push(words);
+        }
+    }
+    if let [a, b] = &split[..]
+        && a.len() == b.len()
+        && a.iter().zip(b).filter(|(x, y)| x != y).count() == 1
+    {
+        return None;
+    }
+    let (first, others) = split.split_first()?;
+    let mut common = first.clone();
+    for w in others {
+        common = longest_common(&common, w);
+    }
+    if common.len() < 2 || !split.iter().all(|w| w.last() == common.last()) {
+        return None;
+    }
+    Some(common.concat())
+}
+
+/// A longest common subsequence of two word lists (the earliest in `a` among equals).
+fn longest_common(a: &[String], b: &[String]) -> Vec<String> {
+    // lengths[i][j]: the longest common subsequence of a[i..] and b[j..].
+    let mut lengths = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for i in (0..a.len()).rev() {
+        for j in (0..b.len()).rev() {
+            lengths[i][j] = if a[i] == b[j] {
+                lengths[i + 1][j + 1] + 1
+            } else {
+                lengths[i + 1][j].max(lengths[i][j + 1])
+            };
+        }
+    }
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < a.len() && j < b.len() {
+        if a[i] == b[j] {
+            out.push(a[i].clone());
+            (i, j) = (i + 1, j + 1);
+        } else if lengths[i + 1][j] >= lengths[i][j + 1] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    out
 }
 
 /// Renames the type names a draft mentions.

@@ -1,5 +1,5 @@
 use super::fields::string_enum;
-use super::shapes::{common_suffix, joined_siblings, siblings};
+use super::shapes::{common_suffix, common_words, joined_siblings, siblings};
 use super::*;
 
 fn doc(text: &str) -> BTreeMap<String, Document> {
@@ -309,5 +309,43 @@ fn siblings_whose_shared_rest_is_taken_join_their_first_words() {
         ])),
         None,
         "four or more would make a long name"
+    );
+}
+
+#[test]
+fn a_shared_type_is_named_by_the_words_all_its_owners_have() {
+    let names = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+    assert_eq!(
+        common_words(&names(&[
+            "ProfileAclRuleViewAction",
+            "AclRuleBoAction",
+            "SwitchAclRuleViewAction",
+        ]))
+        .as_deref(),
+        Some("AclRuleAction")
+    );
+    assert_eq!(
+        common_words(&names(&[
+            "UpgradeVenueFirmwareViewStatus",
+            "UpgradeVenueStatus"
+        ]))
+        .as_deref(),
+        Some("UpgradeVenueStatus"),
+        "a shorter owner's name that the others contain is the common name"
+    );
+    assert_eq!(
+        common_words(&names(&["ActivityStatus", "StepStatus"])),
+        None,
+        "one word in common says too little"
+    );
+    assert_eq!(
+        common_words(&names(&["PortSpeedMode", "PortModeSpeed"])),
+        None,
+        "the common words must end as the names do"
+    );
+    assert_eq!(
+        common_words(&names(&["OnboardNotAfterType", "OnboardNotBeforeType"])),
+        None,
+        "two names one word apart mean that word"
     );
 }

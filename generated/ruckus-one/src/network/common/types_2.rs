@@ -3,6 +3,335 @@
     any(
         feature = "network-ap-settings",
         feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Channel6GHz {
+    /// `1`
+    V1,
+    /// `5`
+    V5,
+    /// `9`
+    V9,
+    /// `13`
+    V13,
+    /// `17`
+    V17,
+    /// `21`
+    V21,
+    /// `25`
+    V25,
+    /// `29`
+    V29,
+    /// `33`
+    V33,
+    /// `37`
+    V37,
+    /// `41`
+    V41,
+    /// `45`
+    V45,
+    /// `49`
+    V49,
+    /// `53`
+    V53,
+    /// `57`
+    V57,
+    /// `61`
+    V61,
+    /// `65`
+    V65,
+    /// `69`
+    V69,
+    /// `73`
+    V73,
+    /// `77`
+    V77,
+    /// `81`
+    V81,
+    /// `85`
+    V85,
+    /// `89`
+    V89,
+    /// `93`
+    V93,
+    /// `97`
+    V97,
+    /// `101`
+    V101,
+    /// `105`
+    V105,
+    /// `109`
+    V109,
+    /// `113`
+    V113,
+    /// `117`
+    V117,
+    /// `121`
+    V121,
+    /// `125`
+    V125,
+    /// `129`
+    V129,
+    /// `133`
+    V133,
+    /// `137`
+    V137,
+    /// `141`
+    V141,
+    /// `145`
+    V145,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `165`
+    V165,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// `177`
+    V177,
+    /// `181`
+    V181,
+    /// `185`
+    V185,
+    /// `189`
+    V189,
+    /// `193`
+    V193,
+    /// `197`
+    V197,
+    /// `201`
+    V201,
+    /// `205`
+    V205,
+    /// `209`
+    V209,
+    /// `213`
+    V213,
+    /// `217`
+    V217,
+    /// `221`
+    V221,
+    /// `225`
+    V225,
+    /// `229`
+    V229,
+    /// `233`
+    V233,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl Channel6GHz {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V5 => "5",
+            Self::V9 => "9",
+            Self::V13 => "13",
+            Self::V17 => "17",
+            Self::V21 => "21",
+            Self::V25 => "25",
+            Self::V29 => "29",
+            Self::V33 => "33",
+            Self::V37 => "37",
+            Self::V41 => "41",
+            Self::V45 => "45",
+            Self::V49 => "49",
+            Self::V53 => "53",
+            Self::V57 => "57",
+            Self::V61 => "61",
+            Self::V65 => "65",
+            Self::V69 => "69",
+            Self::V73 => "73",
+            Self::V77 => "77",
+            Self::V81 => "81",
+            Self::V85 => "85",
+            Self::V89 => "89",
+            Self::V93 => "93",
+            Self::V97 => "97",
+            Self::V101 => "101",
+            Self::V105 => "105",
+            Self::V109 => "109",
+            Self::V113 => "113",
+            Self::V117 => "117",
+            Self::V121 => "121",
+            Self::V125 => "125",
+            Self::V129 => "129",
+            Self::V133 => "133",
+            Self::V137 => "137",
+            Self::V141 => "141",
+            Self::V145 => "145",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V165 => "165",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::V177 => "177",
+            Self::V181 => "181",
+            Self::V185 => "185",
+            Self::V189 => "189",
+            Self::V193 => "193",
+            Self::V197 => "197",
+            Self::V201 => "201",
+            Self::V205 => "205",
+            Self::V209 => "209",
+            Self::V213 => "213",
+            Self::V217 => "217",
+            Self::V221 => "221",
+            Self::V225 => "225",
+            Self::V229 => "229",
+            Self::V233 => "233",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl From<&str> for Channel6GHz {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "5" => Self::V5,
+            "9" => Self::V9,
+            "13" => Self::V13,
+            "17" => Self::V17,
+            "21" => Self::V21,
+            "25" => Self::V25,
+            "29" => Self::V29,
+            "33" => Self::V33,
+            "37" => Self::V37,
+            "41" => Self::V41,
+            "45" => Self::V45,
+            "49" => Self::V49,
+            "53" => Self::V53,
+            "57" => Self::V57,
+            "61" => Self::V61,
+            "65" => Self::V65,
+            "69" => Self::V69,
+            "73" => Self::V73,
+            "77" => Self::V77,
+            "81" => Self::V81,
+            "85" => Self::V85,
+            "89" => Self::V89,
+            "93" => Self::V93,
+            "97" => Self::V97,
+            "101" => Self::V101,
+            "105" => Self::V105,
+            "109" => Self::V109,
+            "113" => Self::V113,
+            "117" => Self::V117,
+            "121" => Self::V121,
+            "125" => Self::V125,
+            "129" => Self::V129,
+            "133" => Self::V133,
+            "137" => Self::V137,
+            "141" => Self::V141,
+            "145" => Self::V145,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "165" => Self::V165,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            "177" => Self::V177,
+            "181" => Self::V181,
+            "185" => Self::V185,
+            "189" => Self::V189,
+            "193" => Self::V193,
+            "197" => Self::V197,
+            "201" => Self::V201,
+            "205" => Self::V205,
+            "209" => Self::V209,
+            "213" => Self::V213,
+            "217" => Self::V217,
+            "221" => Self::V221,
+            "225" => Self::V225,
+            "229" => Self::V229,
+            "233" => Self::V233,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl std::fmt::Display for Channel6GHz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl serde::Serialize for Channel6GHz {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl<'de> serde::Deserialize<'de> for Channel6GHz {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
         feature = "network-venue-wifi-templates"
     )
 )]
@@ -787,7 +1116,7 @@ impl Channels6Gv11 {
 #[non_exhaustive]
 pub struct CliTemplateVariableBo {
     pub name: Option<String>,
-    pub type_: Option<AcxCliTemplateVariableViewType>,
+    pub type_: Option<CliTemplateVariableType>,
     pub value: Option<String>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_switch_profile_v1/07.json).
     pub ip_address_end: Option<String>,
@@ -901,10 +1230,7 @@ impl CliTemplateVariableBo {
         self
     }
     /// Sets `type`.
-    pub fn with_type(
-        mut self,
-        value: impl Into<AcxCliTemplateVariableViewType>,
-    ) -> Self {
+    pub fn with_type(mut self, value: impl Into<CliTemplateVariableType>) -> Self {
         self.type_ = Some(value.into());
         self
     }
@@ -1046,6 +1372,99 @@ impl CliTemplateVariableBoSwitchVariable {
     pub fn with_value(mut self, value: impl Into<String>) -> Self {
         self.value = Some(value.into());
         self
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
+/// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum CliTemplateVariableType {
+    /// `ADDRESS`
+    Address,
+    /// `RANGE`
+    Range,
+    /// `STRING`
+    String,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
+impl CliTemplateVariableType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Address => "ADDRESS",
+            Self::Range => "RANGE",
+            Self::String => "STRING",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
+impl From<&str> for CliTemplateVariableType {
+    fn from(s: &str) -> Self {
+        match s {
+            "ADDRESS" => Self::Address,
+            "RANGE" => Self::Range,
+            "STRING" => Self::String,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
+impl std::fmt::Display for CliTemplateVariableType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
+impl serde::Serialize for CliTemplateVariableType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
+impl<'de> serde::Deserialize<'de> for CliTemplateVariableType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
 #[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
@@ -8442,553 +8861,6 @@ impl Epdg {
     /// Sets `ip`.
     pub fn with_ip(mut self, value: impl Into<String>) -> Self {
         self.ip = Some(value.into());
-        self
-    }
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct EthernetPortProfileQueryData {
-    pub id: Option<String>,
-    pub name: Option<String>,
-    pub venue_ids: Option<Vec<String>>,
-    pub ap_serial_numbers: Option<Vec<String>>,
-    pub type_: Option<String>,
-    /// Format: int32.
-    pub untag_id: Option<i64>,
-    pub vlan_members: Option<String>,
-    pub is_default: Option<bool>,
-    pub is_template: Option<bool>,
-    pub auth_type: Option<String>,
-    pub auth_radius_id: Option<String>,
-    pub accounting_radius_id: Option<String>,
-    pub venue_activations: Option<Vec<VenueActivation>>,
-    pub ap_activations: Option<Vec<ApActivation>>,
-    /// Format: int32.
-    pub vni: Option<i64>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/07.json).
-    pub supplicant_authentication_options: Option<ClientRadioStatus>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/03.json).
-    pub accounting_service: Option<bool>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/07.json).
-    pub bypass_mac_address_authentication: Option<bool>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/07.json).
-    pub description: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/03.json).
-    pub enable_accounting_proxy: Option<bool>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/07.json).
-    pub enable_accounting_service: Option<bool>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/03.json).
-    pub enable_auth_proxy: Option<bool>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_ethernet_port_profiles/02.json).
-    pub tenant_id: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
-impl ruckus_one_runtime::internal::object::WriteFields for EthernetPortProfileQueryData {
-    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
-        let v = self;
-        w.optional("id", &v.id);
-        w.optional("name", &v.name);
-        w.optional_list("venueIds", &v.venue_ids);
-        w.optional_list("apSerialNumbers", &v.ap_serial_numbers);
-        w.optional("type", &v.type_);
-        w.optional("untagId", &v.untag_id);
-        w.optional("vlanMembers", &v.vlan_members);
-        w.optional("isDefault", &v.is_default);
-        w.optional("isTemplate", &v.is_template);
-        w.optional("authType", &v.auth_type);
-        w.optional("authRadiusId", &v.auth_radius_id);
-        w.optional("accountingRadiusId", &v.accounting_radius_id);
-        w.optional_list("venueActivations", &v.venue_activations);
-        w.optional_list("apActivations", &v.ap_activations);
-        w.optional("vni", &v.vni);
-        w.optional(
-            "SupplicantAuthenticationOptions",
-            &v.supplicant_authentication_options,
-        );
-        w.optional("accountingService", &v.accounting_service);
-        w.optional(
-            "bypassMacAddressAuthentication",
-            &v.bypass_mac_address_authentication,
-        );
-        w.optional("description", &v.description);
-        w.optional("enableAccountingProxy", &v.enable_accounting_proxy);
-        w.optional("enableAccountingService", &v.enable_accounting_service);
-        w.optional("enableAuthProxy", &v.enable_auth_proxy);
-        w.optional("tenantId", &v.tenant_id);
-        w.rest(&v.additional_fields);
-    }
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
-impl serde::Serialize for EthernetPortProfileQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
-    }
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
-impl<'de> serde::Deserialize<'de> for EthernetPortProfileQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Option<EthernetPortProfileQueryData> {
-            Some(EthernetPortProfileQueryData {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                venue_ids: f.optional_list("venueIds"),
-                ap_serial_numbers: f.optional_list("apSerialNumbers"),
-                type_: f.optional("type"),
-                untag_id: f.optional("untagId"),
-                vlan_members: f.optional("vlanMembers"),
-                is_default: f.optional("isDefault"),
-                is_template: f.optional("isTemplate"),
-                auth_type: f.optional("authType"),
-                auth_radius_id: f.optional("authRadiusId"),
-                accounting_radius_id: f.optional("accountingRadiusId"),
-                venue_activations: f.optional_list("venueActivations"),
-                ap_activations: f.optional_list("apActivations"),
-                vni: f.optional("vni"),
-                supplicant_authentication_options: f
-                    .optional("SupplicantAuthenticationOptions"),
-                accounting_service: f.optional("accountingService"),
-                bypass_mac_address_authentication: f
-                    .optional("bypassMacAddressAuthentication"),
-                description: f.optional("description"),
-                enable_accounting_proxy: f.optional("enableAccountingProxy"),
-                enable_accounting_service: f.optional("enableAccountingService"),
-                enable_auth_proxy: f.optional("enableAuthProxy"),
-                tenant_id: f.optional("tenantId"),
-                additional_fields: f.rest(),
-            })
-        }
-        ruckus_one_runtime::internal::object::Fields::decode(
-            deserializer,
-            "EthernetPortProfileQueryData",
-            fields,
-        )
-    }
-}
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
-impl EthernetPortProfileQueryData {
-    /// Creates a value with every field empty.
-    #[inline]
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            name: None,
-            venue_ids: None,
-            ap_serial_numbers: None,
-            type_: None,
-            untag_id: None,
-            vlan_members: None,
-            is_default: None,
-            is_template: None,
-            auth_type: None,
-            auth_radius_id: None,
-            accounting_radius_id: None,
-            venue_activations: None,
-            ap_activations: None,
-            vni: None,
-            supplicant_authentication_options: None,
-            accounting_service: None,
-            bypass_mac_address_authentication: None,
-            description: None,
-            enable_accounting_proxy: None,
-            enable_accounting_service: None,
-            enable_auth_proxy: None,
-            tenant_id: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `venueIds`.
-    pub fn with_venue_ids(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.venue_ids = Some(value.into());
-        self
-    }
-    /// Sets `apSerialNumbers`.
-    pub fn with_ap_serial_numbers(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.ap_serial_numbers = Some(value.into());
-        self
-    }
-    /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<String>) -> Self {
-        self.type_ = Some(value.into());
-        self
-    }
-    /// Sets `untagId`.
-    pub fn with_untag_id(mut self, value: impl Into<i64>) -> Self {
-        self.untag_id = Some(value.into());
-        self
-    }
-    /// Sets `vlanMembers`.
-    pub fn with_vlan_members(mut self, value: impl Into<String>) -> Self {
-        self.vlan_members = Some(value.into());
-        self
-    }
-    /// Sets `isDefault`.
-    pub fn with_is_default(mut self, value: impl Into<bool>) -> Self {
-        self.is_default = Some(value.into());
-        self
-    }
-    /// Sets `isTemplate`.
-    pub fn with_is_template(mut self, value: impl Into<bool>) -> Self {
-        self.is_template = Some(value.into());
-        self
-    }
-    /// Sets `authType`.
-    pub fn with_auth_type(mut self, value: impl Into<String>) -> Self {
-        self.auth_type = Some(value.into());
-        self
-    }
-    /// Sets `authRadiusId`.
-    pub fn with_auth_radius_id(mut self, value: impl Into<String>) -> Self {
-        self.auth_radius_id = Some(value.into());
-        self
-    }
-    /// Sets `accountingRadiusId`.
-    pub fn with_accounting_radius_id(mut self, value: impl Into<String>) -> Self {
-        self.accounting_radius_id = Some(value.into());
-        self
-    }
-    /// Sets `venueActivations`.
-    pub fn with_venue_activations(
-        mut self,
-        value: impl Into<Vec<VenueActivation>>,
-    ) -> Self {
-        self.venue_activations = Some(value.into());
-        self
-    }
-    /// Sets `apActivations`.
-    pub fn with_ap_activations(mut self, value: impl Into<Vec<ApActivation>>) -> Self {
-        self.ap_activations = Some(value.into());
-        self
-    }
-    /// Sets `vni`.
-    pub fn with_vni(mut self, value: impl Into<i64>) -> Self {
-        self.vni = Some(value.into());
-        self
-    }
-    /// Sets `SupplicantAuthenticationOptions`.
-    pub fn with_supplicant_authentication_options(
-        mut self,
-        value: impl Into<ClientRadioStatus>,
-    ) -> Self {
-        self.supplicant_authentication_options = Some(value.into());
-        self
-    }
-    /// Sets `accountingService`.
-    pub fn with_accounting_service(mut self, value: impl Into<bool>) -> Self {
-        self.accounting_service = Some(value.into());
-        self
-    }
-    /// Sets `bypassMacAddressAuthentication`.
-    pub fn with_bypass_mac_address_authentication(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.bypass_mac_address_authentication = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `enableAccountingProxy`.
-    pub fn with_enable_accounting_proxy(mut self, value: impl Into<bool>) -> Self {
-        self.enable_accounting_proxy = Some(value.into());
-        self
-    }
-    /// Sets `enableAccountingService`.
-    pub fn with_enable_accounting_service(mut self, value: impl Into<bool>) -> Self {
-        self.enable_accounting_service = Some(value.into());
-        self
-    }
-    /// Sets `enableAuthProxy`.
-    pub fn with_enable_auth_proxy(mut self, value: impl Into<bool>) -> Self {
-        self.enable_auth_proxy = Some(value.into());
-        self
-    }
-    /// Sets `tenantId`.
-    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
-        self.tenant_id = Some(value.into());
-        self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-model-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-/// Provenance: reference (wifi_api-17.3.3.205.yaml ExternalAntenna).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct ExternalAntenna {
-    /// Default: false.
-    pub coupled: Option<bool>,
-    /// Default: false.
-    pub enable24g: Option<bool>,
-    /// Default: false.
-    pub enable50g: Option<bool>,
-    /// Format: int32; maximum: 60; minimum: 0.
-    pub gain24g: Option<i64>,
-    /// Format: int32; maximum: 60; minimum: 0.
-    pub gain50g: Option<i64>,
-    /// Default: false.
-    pub support_disable: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-model-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl ruckus_one_runtime::internal::object::WriteFields for ExternalAntenna {
-    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
-        let v = self;
-        w.optional("coupled", &v.coupled);
-        w.optional("enable24G", &v.enable24g);
-        w.optional("enable50G", &v.enable50g);
-        w.optional("gain24G", &v.gain24g);
-        w.optional("gain50G", &v.gain50g);
-        w.optional("supportDisable", &v.support_disable);
-        w.rest(&v.additional_fields);
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-model-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl serde::Serialize for ExternalAntenna {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-model-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for ExternalAntenna {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Option<ExternalAntenna> {
-            Some(ExternalAntenna {
-                coupled: f.optional("coupled"),
-                enable24g: f.optional("enable24G"),
-                enable50g: f.optional("enable50G"),
-                gain24g: f.optional("gain24G"),
-                gain50g: f.optional("gain50G"),
-                support_disable: f.optional("supportDisable"),
-                additional_fields: f.rest(),
-            })
-        }
-        ruckus_one_runtime::internal::object::Fields::decode(
-            deserializer,
-            "ExternalAntenna",
-            fields,
-        )
-    }
-}
-#[cfg(
-    any(
-        feature = "network-ap-settings",
-        feature = "network-venue-ap-model-settings",
-        feature = "network-venue-wifi-templates",
-        feature = "network-wireless-aps"
-    )
-)]
-impl ExternalAntenna {
-    /// Creates a value with every field empty.
-    #[inline]
-    pub fn new() -> Self {
-        Self {
-            coupled: None,
-            enable24g: None,
-            enable50g: None,
-            gain24g: None,
-            gain50g: None,
-            support_disable: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `coupled`.
-    pub fn with_coupled(mut self, value: impl Into<bool>) -> Self {
-        self.coupled = Some(value.into());
-        self
-    }
-    /// Sets `enable24G`.
-    pub fn with_enable24g(mut self, value: impl Into<bool>) -> Self {
-        self.enable24g = Some(value.into());
-        self
-    }
-    /// Sets `enable50G`.
-    pub fn with_enable50g(mut self, value: impl Into<bool>) -> Self {
-        self.enable50g = Some(value.into());
-        self
-    }
-    /// Sets `gain24G`.
-    pub fn with_gain24g(mut self, value: impl Into<i64>) -> Self {
-        self.gain24g = Some(value.into());
-        self
-    }
-    /// Sets `gain50G`.
-    pub fn with_gain50g(mut self, value: impl Into<i64>) -> Self {
-        self.gain50g = Some(value.into());
-        self
-    }
-    /// Sets `supportDisable`.
-    pub fn with_support_disable(mut self, value: impl Into<bool>) -> Self {
-        self.support_disable = Some(value.into());
-        self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlot).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct FamilyModelSlot {
-    /// Format: int32.
-    pub slot_number: Option<i64>,
-    pub enable: Option<bool>,
-    pub option: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<
-        String,
-        ruckus_one_runtime::RawJson,
-    >,
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl ruckus_one_runtime::internal::object::WriteFields for FamilyModelSlot {
-    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
-        let v = self;
-        w.optional("slotNumber", &v.slot_number);
-        w.optional("enable", &v.enable);
-        w.optional("option", &v.option);
-        w.rest(&v.additional_fields);
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for FamilyModelSlot {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for FamilyModelSlot {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::internal::object::Fields,
-        ) -> Option<FamilyModelSlot> {
-            Some(FamilyModelSlot {
-                slot_number: f.optional("slotNumber"),
-                enable: f.optional("enable"),
-                option: f.optional("option"),
-                additional_fields: f.rest(),
-            })
-        }
-        ruckus_one_runtime::internal::object::Fields::decode(
-            deserializer,
-            "FamilyModelSlot",
-            fields,
-        )
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl FamilyModelSlot {
-    /// Creates a value with every field empty.
-    #[inline]
-    pub fn new() -> Self {
-        Self {
-            slot_number: None,
-            enable: None,
-            option: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `slotNumber`.
-    pub fn with_slot_number(mut self, value: impl Into<i64>) -> Self {
-        self.slot_number = Some(value.into());
-        self
-    }
-    /// Sets `enable`.
-    pub fn with_enable(mut self, value: impl Into<bool>) -> Self {
-        self.enable = Some(value.into());
-        self
-    }
-    /// Sets `option`.
-    pub fn with_option(mut self, value: impl Into<String>) -> Self {
-        self.option = Some(value.into());
         self
     }
 }
