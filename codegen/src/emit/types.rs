@@ -216,7 +216,7 @@ fn object_deserialize(name: &proc_macro2::Ident, fields: &[FieldIr], open: bool)
         .unzip();
     let check = match locals.len() {
         0 => quote!(),
-        1 => quote!(let #(#locals)* = #(#takes)* else { return None; };),
+        1 => quote!(let r0 = #(#takes)*?;),
         _ => quote!(let (#(#locals),*) = (#(#takes),*) else { return None; };),
     };
     let mut next = 0;

@@ -158,9 +158,7 @@ impl<'de> serde::Deserialize<'de> for CreateApplicationTokenRequest {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<CreateApplicationTokenRequest> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(CreateApplicationTokenRequest {
                 name: r0,
             })

@@ -942,9 +942,7 @@ impl<'de> serde::Deserialize<'de> for ScheduleIds {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<ScheduleIds> {
-            let Some(r0) = f.required_list("ids") else {
-                return None;
-            };
+            let r0 = f.required_list("ids")?;
             Some(ScheduleIds { ids: r0 })
         }
         ruckus_one_runtime::internal::object::Fields::decode(

@@ -53,9 +53,7 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfileV1 {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<AccessControlProfileV1> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(AccessControlProfileV1 {
                 application_policy: f.optional("applicationPolicy"),
                 description: f.optional("description"),
@@ -568,9 +566,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyV1 {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<ApplicationPolicyV1> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(ApplicationPolicyV1 {
                 description: f.optional("description"),
                 id: f.optional("id"),
@@ -1048,9 +1044,7 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyV1 {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<DevicePolicyV1> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(DevicePolicyV1 {
                 default_access: f.optional("defaultAccess"),
                 description: f.optional("description"),

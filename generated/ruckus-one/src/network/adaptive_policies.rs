@@ -193,9 +193,7 @@ impl<'de> serde::Deserialize<'de> for BooleanCriteria {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<BooleanCriteria> {
-            let Some(r0) = f.required("booleanCriteria") else {
-                return None;
-            };
+            let r0 = f.required("booleanCriteria")?;
             Some(BooleanCriteria {
                 boolean_criteria: r0,
                 additional_fields: f.rest(),
@@ -876,9 +874,7 @@ impl<'de> serde::Deserialize<'de> for NumberCriteria {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<NumberCriteria> {
-            let Some(r0) = f.required("numberCriteria") else {
-                return None;
-            };
+            let r0 = f.required("numberCriteria")?;
             Some(NumberCriteria {
                 number_criteria: r0,
                 additional_fields: f.rest(),
@@ -2250,9 +2246,7 @@ impl<'de> serde::Deserialize<'de> for PolicyUpdate {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<PolicyUpdate> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(PolicyUpdate {
                 name: r0,
                 description: f.optional("description"),
@@ -2404,9 +2398,7 @@ impl<'de> serde::Deserialize<'de> for StringCriteria {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<StringCriteria> {
-            let Some(r0) = f.required("regexStringCriteria") else {
-                return None;
-            };
+            let r0 = f.required("regexStringCriteria")?;
             Some(StringCriteria {
                 regex_string_criteria: r0,
                 additional_fields: f.rest(),

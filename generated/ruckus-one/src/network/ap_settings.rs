@@ -713,9 +713,7 @@ impl<'de> serde::Deserialize<'de> for ApDhcpSettings {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<ApDhcpSettings> {
-            let Some(r0) = f.required("serialNumber") else {
-                return None;
-            };
+            let r0 = f.required("serialNumber")?;
             Some(ApDhcpSettings {
                 dhcp_ap_role: f.optional("dhcpApRole"),
                 serial_number: r0,

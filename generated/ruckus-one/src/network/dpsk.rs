@@ -2552,9 +2552,7 @@ impl<'de> serde::Deserialize<'de> for TemplateCloneSettingsRequest {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<TemplateCloneSettingsRequest> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(TemplateCloneSettingsRequest {
                 name: r0,
                 additional_fields: f.rest(),

@@ -688,9 +688,7 @@ impl<'de> serde::Deserialize<'de> for DataPromptInput {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<DataPromptInput> {
-            let Some(r0) = f.required("userName") else {
-                return None;
-            };
+            let r0 = f.required("userName")?;
             Some(DataPromptInput {
                 action_type: f.optional("actionType"),
                 user_name: r0,
@@ -2147,9 +2145,7 @@ impl<'de> serde::Deserialize<'de> for LoginPayload {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<LoginPayload> {
-            let Some(r0) = f.required("accessToken") else {
-                return None;
-            };
+            let r0 = f.required("accessToken")?;
             Some(LoginPayload {
                 access_token: r0,
                 enrollment_id: f.optional("enrollmentId"),
@@ -2220,9 +2216,7 @@ impl<'de> serde::Deserialize<'de> for MacRegInput {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<MacRegInput> {
-            let Some(r0) = f.required("macAddress") else {
-                return None;
-            };
+            let r0 = f.required("macAddress")?;
             Some(MacRegInput {
                 action_type: f.optional("actionType"),
                 mac_address: r0,

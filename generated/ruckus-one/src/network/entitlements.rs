@@ -1085,9 +1085,7 @@ impl<'de> serde::Deserialize<'de> for AvailabilityReport {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<AvailabilityReport> {
-            let Some(r0) = f.required("data") else {
-                return None;
-            };
+            let r0 = f.required("data")?;
             Some(AvailabilityReport {
                 status: f.optional("status"),
                 message: f.optional("message"),
@@ -3447,9 +3445,7 @@ impl<'de> serde::Deserialize<'de> for RevocationAcxRequest {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<RevocationAcxRequest> {
-            let Some(r0) = f.required("assignmentId") else {
-                return None;
-            };
+            let r0 = f.required("assignmentId")?;
             Some(RevocationAcxRequest {
                 assignment_id: r0,
                 additional_fields: f.rest(),

@@ -1654,9 +1654,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserAction {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<GuestUserAction> {
-            let Some(r0) = f.required("action") else {
-                return None;
-            };
+            let r0 = f.required("action")?;
             Some(GuestUserAction {
                 action: r0,
                 password: f.optional("password"),
@@ -1840,9 +1838,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserExpiration {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<GuestUserExpiration> {
-            let Some(r0) = f.required("activationType") else {
-                return None;
-            };
+            let r0 = f.required("activationType")?;
             Some(GuestUserExpiration {
                 activation_type: r0,
                 duration: f.optional("duration"),

@@ -37,9 +37,7 @@ impl<'de> serde::Deserialize<'de> for BooleanEvaluation {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<BooleanEvaluation> {
-            let Some(r0) = f.required("booleanValue") else {
-                return None;
-            };
+            let r0 = f.required("booleanValue")?;
             Some(BooleanEvaluation {
                 boolean_value: r0,
                 additional_fields: f.rest(),
@@ -95,9 +93,7 @@ impl<'de> serde::Deserialize<'de> for DateTimeEvaluation {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<DateTimeEvaluation> {
-            let Some(r0) = f.required("evaluationDateTime") else {
-                return None;
-            };
+            let r0 = f.required("evaluationDateTime")?;
             Some(DateTimeEvaluation {
                 evaluation_date_time: r0,
                 additional_fields: f.rest(),
@@ -468,9 +464,7 @@ impl<'de> serde::Deserialize<'de> for EvaluationReport {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<EvaluationReport> {
-            let Some(r0) = f.required_list("evaluationCriteria") else {
-                return None;
-            };
+            let r0 = f.required_list("evaluationCriteria")?;
             Some(EvaluationReport {
                 evaluation_criteria: r0,
                 was_matched: f.optional("wasMatched"),
@@ -1365,9 +1359,7 @@ impl<'de> serde::Deserialize<'de> for IdentityDevice {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<IdentityDevice> {
-            let Some(r0) = f.required("macAddress") else {
-                return None;
-            };
+            let r0 = f.required("macAddress")?;
             Some(IdentityDevice {
                 mac_address: r0,
                 recent_status: f.optional("recentStatus"),
@@ -1775,9 +1767,7 @@ impl<'de> serde::Deserialize<'de> for IdentityGroup {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<IdentityGroup> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(IdentityGroup {
                 id: f.optional("id"),
                 name: r0,
@@ -3174,9 +3164,7 @@ impl<'de> serde::Deserialize<'de> for NumberEvaluation {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<NumberEvaluation> {
-            let Some(r0) = f.required("numberValue") else {
-                return None;
-            };
+            let r0 = f.required("numberValue")?;
             Some(NumberEvaluation {
                 number_value: r0,
                 additional_fields: f.rest(),
@@ -3537,9 +3525,7 @@ impl<'de> serde::Deserialize<'de> for StringEvaluation {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<StringEvaluation> {
-            let Some(r0) = f.required("stringValue") else {
-                return None;
-            };
+            let r0 = f.required("stringValue")?;
             Some(StringEvaluation {
                 string_value: r0,
                 additional_fields: f.rest(),

@@ -1455,9 +1455,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponse {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<OperationResponse> {
-            let Some(r0) = f.required("requestId") else {
-                return None;
-            };
+            let r0 = f.required("requestId")?;
             Some(OperationResponse {
                 request_id: r0,
                 id: f.optional("id"),
@@ -1569,9 +1567,7 @@ impl<'de> serde::Deserialize<'de> for Pool {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(f: &mut ruckus_one_runtime::internal::object::Fields) -> Option<Pool> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(Pool {
                 id: f.optional("id"),
                 name: r0,

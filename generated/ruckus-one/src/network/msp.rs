@@ -2269,9 +2269,7 @@ impl<'de> serde::Deserialize<'de> for PreferredWisprProvider {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<PreferredWisprProvider> {
-            let Some(r0) = f.required("providerName") else {
-                return None;
-            };
+            let r0 = f.required("providerName")?;
             Some(PreferredWisprProvider {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -2909,9 +2907,7 @@ impl<'de> serde::Deserialize<'de> for UpdateMspRequest {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<UpdateMspRequest> {
-            let Some(r0) = f.required("msp_label") else {
-                return None;
-            };
+            let r0 = f.required("msp_label")?;
             Some(UpdateMspRequest {
                 msp_label: r0,
                 logo_uuid: f.optional("logo_uuid"),

@@ -846,9 +846,7 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileImage {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<PortalServiceProfileImage> {
-            let Some(r0) = f.required("image") else {
-                return None;
-            };
+            let r0 = f.required("image")?;
             Some(PortalServiceProfileImage {
                 image: r0,
                 additional_fields: f.rest(),

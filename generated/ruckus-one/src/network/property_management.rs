@@ -486,9 +486,7 @@ impl<'de> serde::Deserialize<'de> for DpskSettings {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<DpskSettings> {
-            let Some(r0) = f.required("type") else {
-                return None;
-            };
+            let r0 = f.required("type")?;
             Some(DpskSettings {
                 type_: r0,
                 passphrase: f.optional("passphrase"),
@@ -2521,9 +2519,7 @@ impl<'de> serde::Deserialize<'de> for Resident {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<Resident> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(Resident {
                 name: r0,
                 email: f.optional("email"),
@@ -3386,9 +3382,7 @@ impl<'de> serde::Deserialize<'de> for UnitAp {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<UnitAp> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(UnitAp {
                 name: r0,
                 selected_ports: f.optional_list("selectedPorts"),

@@ -2042,9 +2042,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlans {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<SwitchVlans> {
-            let Some(r0) = f.required("switchId") else {
-                return None;
-            };
+            let r0 = f.required("switchId")?;
             Some(SwitchVlans {
                 id: f.optional("id"),
                 vlan_id: f.optional("vlanId"),

@@ -1131,9 +1131,7 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateBo {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<WebAuthPageTemplateBo> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(WebAuthPageTemplateBo {
                 id: f.optional("id"),
                 name: r0,

@@ -2695,9 +2695,7 @@ impl<'de> serde::Deserialize<'de> for Ports {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<Ports> {
-            let Some(r0) = f.required("switchId") else {
-                return None;
-            };
+            let r0 = f.required("switchId")?;
             Some(Ports {
                 id: f.optional("id"),
                 ports: f.optional_list("ports"),

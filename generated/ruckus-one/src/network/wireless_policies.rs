@@ -129,9 +129,7 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationAllowlistEntry {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<ClientIsolationAllowlistEntry> {
-            let Some(r0) = f.required("mac") else {
-                return None;
-            };
+            let r0 = f.required("mac")?;
             Some(ClientIsolationAllowlistEntry {
                 description: f.optional("description"),
                 mac: r0,
@@ -1225,9 +1223,7 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfile {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<MulticastDnsProxyProfile> {
-            let Some(r0) = f.required("serviceName") else {
-                return None;
-            };
+            let r0 = f.required("serviceName")?;
             Some(MulticastDnsProxyProfile {
                 id: f.optional("id"),
                 rules: f.optional_list("rules"),
@@ -2379,9 +2375,7 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfile {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<SnmpAgentProfile> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(SnmpAgentProfile {
                 id: f.optional("id"),
                 name: r0,
@@ -3047,9 +3041,7 @@ impl<'de> serde::Deserialize<'de> for SnmpV2Agent {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<SnmpV2Agent> {
-            let Some(r0) = f.required("communityName") else {
-                return None;
-            };
+            let r0 = f.required("communityName")?;
             Some(SnmpV2Agent {
                 community_name: r0,
                 notification_privilege: f.optional("notificationPrivilege"),

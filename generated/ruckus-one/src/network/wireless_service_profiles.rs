@@ -1169,9 +1169,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20FriendlyName {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<Hotspot20FriendlyName> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(Hotspot20FriendlyName {
                 language: f.optional("language"),
                 name: r0,
@@ -1621,9 +1619,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20NaiRealm {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<Hotspot20NaiRealm> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(Hotspot20NaiRealm {
                 eaps: f.optional_list("eaps"),
                 encoding: f.optional("encoding"),
@@ -2603,9 +2599,7 @@ impl<'de> serde::Deserialize<'de> for RadiusV1 {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<RadiusV1> {
-            let Some(r0) = f.required("primary") else {
-                return None;
-            };
+            let r0 = f.required("primary")?;
             Some(RadiusV1 {
                 id: f.optional("id"),
                 name: f.optional("name"),

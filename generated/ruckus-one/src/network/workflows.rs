@@ -1686,9 +1686,7 @@ impl<'de> serde::Deserialize<'de> for PublishedDetails {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<PublishedDetails> {
-            let Some(r0) = f.required("status") else {
-                return None;
-            };
+            let r0 = f.required("status")?;
             Some(PublishedDetails {
                 parent_workflow_id: f.optional("parentWorkflowId"),
                 version: f.optional("version"),
@@ -1973,9 +1971,7 @@ impl<'de> serde::Deserialize<'de> for SplitStepOption {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<SplitStepOption> {
-            let Some(r0) = f.required("enrollmentActionId") else {
-                return None;
-            };
+            let r0 = f.required("enrollmentActionId")?;
             Some(SplitStepOption {
                 id: f.optional("id"),
                 option_name: f.optional("optionName"),
@@ -2177,9 +2173,7 @@ impl<'de> serde::Deserialize<'de> for StepV1Dot0 {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<StepV1Dot0> {
-            let Some(r0) = f.required("enrollmentActionId") else {
-                return None;
-            };
+            let r0 = f.required("enrollmentActionId")?;
             Some(StepV1Dot0 {
                 id: f.optional("id"),
                 links: f.optional("_links"),
@@ -2475,9 +2469,7 @@ impl<'de> serde::Deserialize<'de> for UiConfiguration {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<UiConfiguration> {
-            let Some(r0) = f.required("welcomeTitle") else {
-                return None;
-            };
+            let r0 = f.required("welcomeTitle")?;
             Some(UiConfiguration {
                 welcome_title: r0,
                 welcome_name: f.optional("welcomeName"),
@@ -2759,9 +2751,7 @@ impl<'de> serde::Deserialize<'de> for Workflow {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<Workflow> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(Workflow {
                 id: f.optional("id"),
                 name: r0,

@@ -404,9 +404,7 @@ impl<'de> serde::Deserialize<'de> for PortalTokenResource {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<PortalTokenResource> {
-            let Some(r0) = f.required("unitGuid") else {
-                return None;
-            };
+            let r0 = f.required("unitGuid")?;
             Some(PortalTokenResource {
                 unit_guid: r0,
                 token: f.optional("token"),
@@ -1265,9 +1263,7 @@ impl<'de> serde::Deserialize<'de> for Unit {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(f: &mut ruckus_one_runtime::internal::object::Fields) -> Option<Unit> {
-            let Some(r0) = f.required("number") else {
-                return None;
-            };
+            let r0 = f.required("number")?;
             Some(Unit {
                 guid: f.optional("guid"),
                 number: r0,
@@ -1383,9 +1379,7 @@ impl<'de> serde::Deserialize<'de> for UnitContact {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<UnitContact> {
-            let Some(r0) = f.required("contactName") else {
-                return None;
-            };
+            let r0 = f.required("contactName")?;
             Some(UnitContact {
                 contact_name: r0,
                 email: f.optional("email"),

@@ -1435,9 +1435,7 @@ impl<'de> serde::Deserialize<'de> for Certificate {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<Certificate> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(Certificate {
                 name: r0,
                 description: f.optional("description"),
@@ -3205,9 +3203,7 @@ impl<'de> serde::Deserialize<'de> for Chromebook {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<Chromebook> {
-            let Some(r0) = f.required("enabled") else {
-                return None;
-            };
+            let r0 = f.required("enabled")?;
             Some(Chromebook {
                 api_key: f.optional("apiKey"),
                 cert_removal_type: f.optional("certRemovalType"),
@@ -5481,9 +5477,7 @@ impl<'de> serde::Deserialize<'de> for SamlIdpProfileRequest {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<SamlIdpProfileRequest> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(SamlIdpProfileRequest {
                 name: r0,
                 metadata: f.optional("metadata"),

@@ -1076,9 +1076,7 @@ impl<'de> serde::Deserialize<'de> for AaaWifiNetwork {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<AaaWifiNetwork> {
-            let Some(r0) = f.required("wlan") else {
-                return None;
-            };
+            let r0 = f.required("wlan")?;
             Some(AaaWifiNetwork {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -1358,9 +1356,7 @@ impl<'de> serde::Deserialize<'de> for AaaWifiWlan {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<AaaWifiWlan> {
-            let Some(r0) = f.required("ssid") else {
-                return None;
-            };
+            let r0 = f.required("ssid")?;
             Some(AaaWifiWlan {
                 advanced_customization: f.optional("advancedCustomization"),
                 bypass_cna: f.optional("bypassCNA"),
@@ -1564,9 +1560,7 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfile {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<AccessControlProfile> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(AccessControlProfile {
                 description: f.optional("description"),
                 id: f.optional("id"),
@@ -5634,9 +5628,7 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicy {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<ApplicationPolicy> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(ApplicationPolicy {
                 description: f.optional("description"),
                 id: f.optional("id"),

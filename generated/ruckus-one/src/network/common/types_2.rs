@@ -1785,9 +1785,7 @@ impl<'de> serde::Deserialize<'de> for CloneSettings {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<CloneSettings> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(CloneSettings {
                 id: f.optional("id"),
                 name: r0,
@@ -3013,9 +3011,7 @@ impl<'de> serde::Deserialize<'de> for DevicePolicy {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<DevicePolicy> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(DevicePolicy {
                 default_access: f.optional("defaultAccess"),
                 description: f.optional("description"),
@@ -4719,9 +4715,7 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1Customization {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<DhcpOption82SubOption1Customization> {
-            let Some(r0) = f.required_list("attributes") else {
-                return None;
-            };
+            let r0 = f.required_list("attributes")?;
             Some(DhcpOption82SubOption1Customization {
                 attributes: r0,
                 additional_fields: f.rest(),
@@ -5527,9 +5521,7 @@ impl<'de> serde::Deserialize<'de> for DhcpServiceAp {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<DhcpServiceAp> {
-            let Some(r0) = f.required("serialNumber") else {
-                return None;
-            };
+            let r0 = f.required("serialNumber")?;
             Some(DhcpServiceAp {
                 dhcp_ips: f.optional_list("dhcpIps"),
                 role: f.optional("role"),
@@ -7492,9 +7484,7 @@ impl<'de> serde::Deserialize<'de> for DpskWifiNetwork {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<DpskWifiNetwork> {
-            let Some(r0) = f.required("wlan") else {
-                return None;
-            };
+            let r0 = f.required("wlan")?;
             Some(DpskWifiNetwork {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -7629,9 +7619,7 @@ impl<'de> serde::Deserialize<'de> for DpskWifiWlan {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<DpskWifiWlan> {
-            let Some(r0) = f.required("ssid") else {
-                return None;
-            };
+            let r0 = f.required("ssid")?;
             Some(DpskWifiWlan {
                 advanced_customization: f.optional("advancedCustomization"),
                 enabled: f.optional("enabled"),
@@ -8826,9 +8814,7 @@ impl<'de> serde::Deserialize<'de> for Epdg {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(f: &mut ruckus_one_runtime::internal::object::Fields) -> Option<Epdg> {
-            let Some(r0) = f.required("domain") else {
-                return None;
-            };
+            let r0 = f.required("domain")?;
             Some(Epdg {
                 domain: r0,
                 ip: f.optional("ip"),

@@ -874,9 +874,7 @@ impl<'de> serde::Deserialize<'de> for FileResponse {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<FileResponse> {
-            let Some(r0) = f.required("url") else {
-                return None;
-            };
+            let r0 = f.required("url")?;
             Some(FileResponse {
                 url: r0,
                 additional_fields: f.rest(),
@@ -1945,9 +1943,7 @@ impl<'de> serde::Deserialize<'de> for GuestWifiWlan {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<GuestWifiWlan> {
-            let Some(r0) = f.required("ssid") else {
-                return None;
-            };
+            let r0 = f.required("ssid")?;
             Some(GuestWifiWlan {
                 advanced_customization: f.optional("advancedCustomization"),
                 bypass_cna: f.optional("bypassCNA"),
@@ -2192,9 +2188,7 @@ impl<'de> serde::Deserialize<'de> for HostGuestConfig {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<HostGuestConfig> {
-            let Some(r0) = f.required_list("hostDurationChoices") else {
-                return None;
-            };
+            let r0 = f.required_list("hostDurationChoices")?;
             Some(HostGuestConfig {
                 host_domains: f.optional_list("hostDomains"),
                 host_duration_choices: r0,
@@ -2272,9 +2266,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20ConnectionCapability {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<Hotspot20ConnectionCapability> {
-            let Some(r0) = f.required("protocol") else {
-                return None;
-            };
+            let r0 = f.required("protocol")?;
             Some(Hotspot20ConnectionCapability {
                 port: f.optional("port"),
                 protocol: r0,
@@ -2555,9 +2547,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20WifiWlan {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<Hotspot20WifiWlan> {
-            let Some(r0) = f.required("ssid") else {
-                return None;
-            };
+            let r0 = f.required("ssid")?;
             Some(Hotspot20WifiWlan {
                 advanced_customization: f.optional("advancedCustomization"),
                 bypass_cna: f.optional("bypassCNA"),
@@ -4439,9 +4429,7 @@ impl<'de> serde::Deserialize<'de> for L3AclPolicy {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<L3AclPolicy> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(L3AclPolicy {
                 default_access: f.optional("defaultAccess"),
                 description: f.optional("description"),
@@ -4774,9 +4762,7 @@ impl<'de> serde::Deserialize<'de> for L3Rule {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<L3Rule> {
-            let Some(r0) = f.required("priority") else {
-                return None;
-            };
+            let r0 = f.required("priority")?;
             Some(L3Rule {
                 access: f.optional("access"),
                 custom_protocol: f.optional("customProtocol"),
@@ -7594,9 +7580,7 @@ impl<'de> serde::Deserialize<'de> for OpenWifiNetwork {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<OpenWifiNetwork> {
-            let Some(r0) = f.required("wlan") else {
-                return None;
-            };
+            let r0 = f.required("wlan")?;
             Some(OpenWifiNetwork {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -8210,9 +8194,7 @@ impl<'de> serde::Deserialize<'de> for OpenWifiWlan {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<OpenWifiWlan> {
-            let Some(r0) = f.required("ssid") else {
-                return None;
-            };
+            let r0 = f.required("ssid")?;
             Some(OpenWifiWlan {
                 advanced_customization: f.optional("advancedCustomization"),
                 enabled: f.optional("enabled"),

@@ -2118,9 +2118,7 @@ impl<'de> serde::Deserialize<'de> for ProfileVlanView {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<ProfileVlanView> {
-            let Some(r0) = f.required("vlanId") else {
-                return None;
-            };
+            let r0 = f.required("vlanId")?;
             Some(ProfileVlanView {
                 id: f.optional("id"),
                 vlan_id: r0,
@@ -2275,9 +2273,7 @@ impl<'de> serde::Deserialize<'de> for PskWifiNetwork {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<PskWifiNetwork> {
-            let Some(r0) = f.required("wlan") else {
-                return None;
-            };
+            let r0 = f.required("wlan")?;
             Some(PskWifiNetwork {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -2564,9 +2560,7 @@ impl<'de> serde::Deserialize<'de> for PskWifiWlan {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<PskWifiWlan> {
-            let Some(r0) = f.required("ssid") else {
-                return None;
-            };
+            let r0 = f.required("ssid")?;
             Some(PskWifiWlan {
                 advanced_customization: f.optional("advancedCustomization"),
                 enabled: f.optional("enabled"),
@@ -7226,9 +7220,7 @@ impl<'de> serde::Deserialize<'de> for RadiusServerProfile {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<RadiusServerProfile> {
-            let Some(r0) = f.required("primary") else {
-                return None;
-            };
+            let r0 = f.required("primary")?;
             Some(RadiusServerProfile {
                 id: f.optional("id"),
                 name: f.optional("name"),
@@ -8272,9 +8264,7 @@ impl<'de> serde::Deserialize<'de> for ResponseBo {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<ResponseBo> {
-            let Some(r0) = f.required("requestId") else {
-                return None;
-            };
+            let r0 = f.required("requestId")?;
             Some(ResponseBo {
                 request_id: r0,
                 tenant_id: f.optional("tenantId"),
@@ -8750,9 +8740,7 @@ impl<'de> serde::Deserialize<'de> for RoguePolicy {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<RoguePolicy> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(RoguePolicy {
                 description: f.optional("description"),
                 id: f.optional("id"),

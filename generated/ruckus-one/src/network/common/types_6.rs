@@ -605,9 +605,7 @@ impl<'de> serde::Deserialize<'de> for VenueApCellularSettings {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<VenueApCellularSettings> {
-            let Some(r0) = f.required("primaryWanRecoveryTimer") else {
-                return None;
-            };
+            let r0 = f.required("primaryWanRecoveryTimer")?;
             Some(VenueApCellularSettings {
                 model: f.optional("model"),
                 primary_sim: f.optional("primarySim"),
@@ -8606,9 +8604,7 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpPoolUsage {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<WifiDhcpPoolUsage> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(WifiDhcpPoolUsage {
                 description: f.optional("description"),
                 name: r0,

@@ -1165,9 +1165,7 @@ impl<'de> serde::Deserialize<'de> for WifiWisprPage {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<WifiWisprPage> {
-            let Some(r0) = f.required("captivePortalUrl") else {
-                return None;
-            };
+            let r0 = f.required("captivePortalUrl")?;
             Some(WifiWisprPage {
                 auth_type: f.optional("authType"),
                 captive_portal_url: r0,

@@ -115,9 +115,7 @@ impl<'de> serde::Deserialize<'de> for BaseEdge {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<BaseEdge> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(BaseEdge {
                 name: r0,
                 description: f.optional("description"),
@@ -1069,9 +1067,7 @@ impl<'de> serde::Deserialize<'de> for EdgeArpTerminationSettings {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<EdgeArpTerminationSettings> {
-            let Some(r0) = f.required("agingTimeSec") else {
-                return None;
-            };
+            let r0 = f.required("agingTimeSec")?;
             Some(EdgeArpTerminationSettings {
                 enabled: f.optional("enabled"),
                 aging_time_sec: r0,
@@ -1717,9 +1713,7 @@ impl<'de> serde::Deserialize<'de> for EdgeMdnsProxyProfile {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<EdgeMdnsProxyProfile> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(EdgeMdnsProxyProfile {
                 id: f.optional("id"),
                 name: r0,
@@ -1802,9 +1796,7 @@ impl<'de> serde::Deserialize<'de> for EdgeMdnsProxyProfileForwardingRule {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<EdgeMdnsProxyProfileForwardingRule> {
-            let Some(r0) = f.required("serviceType") else {
-                return None;
-            };
+            let r0 = f.required("serviceType")?;
             Some(EdgeMdnsProxyProfileForwardingRule {
                 service_type: r0,
                 mdns_name: f.optional("mdnsName"),
@@ -3083,9 +3075,7 @@ impl<'de> serde::Deserialize<'de> for FallbackSettings {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<FallbackSettings> {
-            let Some(r0) = f.required("enable") else {
-                return None;
-            };
+            let r0 = f.required("enable")?;
             Some(FallbackSettings {
                 enable: r0,
                 schedule: f.optional("schedule"),
@@ -5902,9 +5892,7 @@ impl<'de> serde::Deserialize<'de> for PatchEdge {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<PatchEdge> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(PatchEdge {
                 name: r0,
                 description: f.optional("description"),
@@ -7617,9 +7605,7 @@ impl<'de> serde::Deserialize<'de> for Schedule {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<Schedule> {
-            let Some(r0) = f.required("type") else {
-                return None;
-            };
+            let r0 = f.required("type")?;
             Some(Schedule {
                 type_: r0,
                 time: f.optional("time"),
@@ -7886,9 +7872,7 @@ impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityRequest {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<ServiceEdgeCompatibilityRequest> {
-            let Some(r0) = f.required("filters") else {
-                return None;
-            };
+            let r0 = f.required("filters")?;
             Some(ServiceEdgeCompatibilityRequest {
                 filters: r0,
                 additional_fields: f.rest(),
@@ -8482,9 +8466,7 @@ impl<'de> serde::Deserialize<'de> for Troubleshooting {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<Troubleshooting> {
-            let Some(r0) = f.required("action") else {
-                return None;
-            };
+            let r0 = f.required("action")?;
             Some(Troubleshooting {
                 action: r0,
                 target_host: f.optional("targetHost"),
@@ -8767,5 +8749,241 @@ impl UpdateEdgeDhcpProfile {
     pub fn with_action(mut self, value: impl Into<EdgeDhcpProfileAction>) -> Self {
         self.action = Some(value.into());
         self
+    }
+}
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
+///
+/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct UpdateLinkAggregationGroup {
+    /// Max_length: 63; min_length: 0.
+    pub description: Option<String>,
+    /// Default: LACP.
+    pub lag_type: Option<LinkAggregationGroupLagType>,
+    pub lacp_mode: LinkAggregationGroupLacpMode,
+    pub lacp_timeout: LinkAggregationGroupLacpTimeout,
+    pub lag_members: Option<Vec<LagMember>>,
+    pub port_type: PortType,
+    /// Default: DHCP.
+    pub ip_mode: Option<IpMode>,
+    pub ip: Option<String>,
+    pub subnet: Option<String>,
+    pub gateway: Option<String>,
+    /// Default: false.
+    pub core_port_enabled: Option<bool>,
+    /// Default: false.
+    pub access_port_enabled: Option<bool>,
+    /// Default: false.
+    pub nat_enabled: Option<bool>,
+    /// Max_items: 1; min_items: 0.
+    pub nat_pools: Option<Vec<NatPool>>,
+    pub lag_enabled: bool,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
+impl ruckus_one_runtime::internal::object::WriteFields for UpdateLinkAggregationGroup {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("description", &v.description);
+        w.optional("lagType", &v.lag_type);
+        w.field("lacpMode", &v.lacp_mode);
+        w.field("lacpTimeout", &v.lacp_timeout);
+        w.optional_list("lagMembers", &v.lag_members);
+        w.field("portType", &v.port_type);
+        w.optional("ipMode", &v.ip_mode);
+        w.optional("ip", &v.ip);
+        w.optional("subnet", &v.subnet);
+        w.optional("gateway", &v.gateway);
+        w.optional("corePortEnabled", &v.core_port_enabled);
+        w.optional("accessPortEnabled", &v.access_port_enabled);
+        w.optional("natEnabled", &v.nat_enabled);
+        w.optional_list("natPools", &v.nat_pools);
+        w.field("lagEnabled", &v.lag_enabled);
+        w.rest(&v.additional_fields);
+    }
+}
+impl serde::Serialize for UpdateLinkAggregationGroup {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroup {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Option<UpdateLinkAggregationGroup> {
+            let (Some(r0), Some(r1), Some(r2), Some(r3)) = (
+                f.required("lacpMode"),
+                f.required("lacpTimeout"),
+                f.required("portType"),
+                f.required("lagEnabled"),
+            ) else {
+                return None;
+            };
+            Some(UpdateLinkAggregationGroup {
+                description: f.optional("description"),
+                lag_type: f.optional("lagType"),
+                lacp_mode: r0,
+                lacp_timeout: r1,
+                lag_members: f.optional_list("lagMembers"),
+                port_type: r2,
+                ip_mode: f.optional("ipMode"),
+                ip: f.optional("ip"),
+                subnet: f.optional("subnet"),
+                gateway: f.optional("gateway"),
+                core_port_enabled: f.optional("corePortEnabled"),
+                access_port_enabled: f.optional("accessPortEnabled"),
+                nat_enabled: f.optional("natEnabled"),
+                nat_pools: f.optional_list("natPools"),
+                lag_enabled: r3,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "UpdateLinkAggregationGroup",
+            fields,
+        )
+    }
+}
+impl UpdateLinkAggregationGroup {
+    /// Starts a builder: one setter per field, then `build`.
+    pub fn builder() -> UpdateLinkAggregationGroupBuilder {
+        <UpdateLinkAggregationGroupBuilder as Default>::default()
+    }
+}
+/// Builder of [`UpdateLinkAggregationGroup`]: set its fields, then call `build`.
+///
+/// Start one with `UpdateLinkAggregationGroup::builder()`.
+#[derive(Debug, Clone, Default)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct UpdateLinkAggregationGroupBuilder {
+    description: Option<String>,
+    lag_type: Option<LinkAggregationGroupLagType>,
+    lacp_mode: Option<LinkAggregationGroupLacpMode>,
+    lacp_timeout: Option<LinkAggregationGroupLacpTimeout>,
+    lag_members: Option<Vec<LagMember>>,
+    port_type: Option<PortType>,
+    ip_mode: Option<IpMode>,
+    ip: Option<String>,
+    subnet: Option<String>,
+    gateway: Option<String>,
+    core_port_enabled: Option<bool>,
+    access_port_enabled: Option<bool>,
+    nat_enabled: Option<bool>,
+    nat_pools: Option<Vec<NatPool>>,
+    lag_enabled: Option<bool>,
+}
+impl UpdateLinkAggregationGroupBuilder {
+    /// Sets `description` (optional).
+    pub fn description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `lagType` (optional).
+    pub fn lag_type(mut self, value: impl Into<LinkAggregationGroupLagType>) -> Self {
+        self.lag_type = Some(value.into());
+        self
+    }
+    /// Sets `lacpMode` (required).
+    pub fn lacp_mode(mut self, value: impl Into<LinkAggregationGroupLacpMode>) -> Self {
+        self.lacp_mode = Some(value.into());
+        self
+    }
+    /// Sets `lacpTimeout` (required).
+    pub fn lacp_timeout(
+        mut self,
+        value: impl Into<LinkAggregationGroupLacpTimeout>,
+    ) -> Self {
+        self.lacp_timeout = Some(value.into());
+        self
+    }
+    /// Sets `lagMembers` (optional).
+    pub fn lag_members(mut self, value: impl Into<Vec<LagMember>>) -> Self {
+        self.lag_members = Some(value.into());
+        self
+    }
+    /// Sets `portType` (required).
+    pub fn port_type(mut self, value: impl Into<PortType>) -> Self {
+        self.port_type = Some(value.into());
+        self
+    }
+    /// Sets `ipMode` (optional).
+    pub fn ip_mode(mut self, value: impl Into<IpMode>) -> Self {
+        self.ip_mode = Some(value.into());
+        self
+    }
+    /// Sets `ip` (optional).
+    pub fn ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `subnet` (optional).
+    pub fn subnet(mut self, value: impl Into<String>) -> Self {
+        self.subnet = Some(value.into());
+        self
+    }
+    /// Sets `gateway` (optional).
+    pub fn gateway(mut self, value: impl Into<String>) -> Self {
+        self.gateway = Some(value.into());
+        self
+    }
+    /// Sets `corePortEnabled` (optional).
+    pub fn core_port_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.core_port_enabled = Some(value.into());
+        self
+    }
+    /// Sets `accessPortEnabled` (optional).
+    pub fn access_port_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.access_port_enabled = Some(value.into());
+        self
+    }
+    /// Sets `natEnabled` (optional).
+    pub fn nat_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.nat_enabled = Some(value.into());
+        self
+    }
+    /// Sets `natPools` (optional).
+    pub fn nat_pools(mut self, value: impl Into<Vec<NatPool>>) -> Self {
+        self.nat_pools = Some(value.into());
+        self
+    }
+    /// Sets `lagEnabled` (required).
+    pub fn lag_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.lag_enabled = Some(value.into());
+        self
+    }
+    /// The value, or an error naming the first required field that is not set.
+    pub fn build(
+        self,
+    ) -> Result<UpdateLinkAggregationGroup, ruckus_one_runtime::MissingField> {
+        let missing = |field| ruckus_one_runtime::MissingField::new(
+            "UpdateLinkAggregationGroup",
+            field,
+        );
+        Ok(UpdateLinkAggregationGroup {
+            description: self.description,
+            lag_type: self.lag_type,
+            lacp_mode: self.lacp_mode.ok_or(missing("lacpMode"))?,
+            lacp_timeout: self.lacp_timeout.ok_or(missing("lacpTimeout"))?,
+            lag_members: self.lag_members,
+            port_type: self.port_type.ok_or(missing("portType"))?,
+            ip_mode: self.ip_mode,
+            ip: self.ip,
+            subnet: self.subnet,
+            gateway: self.gateway,
+            core_port_enabled: self.core_port_enabled,
+            access_port_enabled: self.access_port_enabled,
+            nat_enabled: self.nat_enabled,
+            nat_pools: self.nat_pools,
+            lag_enabled: self.lag_enabled.ok_or(missing("lagEnabled"))?,
+            additional_fields: std::collections::BTreeMap::new(),
+        })
     }
 }

@@ -1938,9 +1938,7 @@ impl<'de> serde::Deserialize<'de> for AssignMspEcListRequest {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<AssignMspEcListRequest> {
-            let Some(r0) = f.required("delegation_type") else {
-                return None;
-            };
+            let r0 = f.required("delegation_type")?;
             Some(AssignMspEcListRequest {
                 mspec_list: f.optional_list("mspec_list"),
                 delegation_type: r0,
@@ -2083,9 +2081,7 @@ impl<'de> serde::Deserialize<'de> for AssignedMspAdminsRequest {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<AssignedMspAdminsRequest> {
-            let Some(r0) = f.required("delegation_type") else {
-                return None;
-            };
+            let r0 = f.required("delegation_type")?;
             Some(AssignedMspAdminsRequest {
                 mspec_list: f.optional_list("mspec_list"),
                 delegation_type: r0,
@@ -4091,9 +4087,7 @@ impl<'de> serde::Deserialize<'de> for EcDelegation {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<EcDelegation> {
-            let Some(r0) = f.required("delegation_type") else {
-                return None;
-            };
+            let r0 = f.required("delegation_type")?;
             Some(EcDelegation {
                 mspec_list: f.optional_list("mspec_list"),
                 delegation_type: r0,
@@ -4172,9 +4166,7 @@ impl<'de> serde::Deserialize<'de> for EmailInvitation {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<EmailInvitation> {
-            let Some(r0) = f.required("admin_email") else {
-                return None;
-            };
+            let r0 = f.required("admin_email")?;
             Some(EmailInvitation {
                 admin_email: r0,
                 resend: f.optional("resend"),
@@ -4250,9 +4242,7 @@ impl<'de> serde::Deserialize<'de> for EmailSmsNotificationEndpoint {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<EmailSmsNotificationEndpoint> {
-            let Some(r0) = f.required("destination") else {
-                return None;
-            };
+            let r0 = f.required("destination")?;
             Some(EmailSmsNotificationEndpoint {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -4550,9 +4540,7 @@ impl<'de> serde::Deserialize<'de> for FirmwareUpgradeRequest {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<FirmwareUpgradeRequest> {
-            let Some(r0) = f.required("operation") else {
-                return None;
-            };
+            let r0 = f.required("operation")?;
             Some(FirmwareUpgradeRequest {
                 operation: r0,
                 data: f.optional("data"),
@@ -4702,9 +4690,7 @@ impl<'de> serde::Deserialize<'de> for ManualSchedule {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<ManualSchedule> {
-            let Some(r0) = f.required("timeSlot") else {
-                return None;
-            };
+            let r0 = f.required("timeSlot")?;
             Some(ManualSchedule {
                 date: f.optional("date"),
                 time_slot: r0,
@@ -5258,9 +5244,7 @@ impl<'de> serde::Deserialize<'de> for MspAdmin {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<MspAdmin> {
-            let Some(r0) = f.required("mspEcId") else {
-                return None;
-            };
+            let r0 = f.required("mspEcId")?;
             Some(MspAdmin {
                 operation: f.optional("operation"),
                 msp_ec_id: r0,
@@ -6524,9 +6508,7 @@ impl<'de> serde::Deserialize<'de> for NotificationRecipient {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<NotificationRecipient> {
-            let Some(r0) = f.required("description") else {
-                return None;
-            };
+            let r0 = f.required("description")?;
             Some(NotificationRecipient {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
@@ -7197,9 +7179,7 @@ impl<'de> serde::Deserialize<'de> for PrivacyFeature {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<PrivacyFeature> {
-            let Some(r0) = f.required("featureName") else {
-                return None;
-            };
+            let r0 = f.required("featureName")?;
             Some(PrivacyFeature {
                 feature_name: r0,
                 status: f.optional("status"),
@@ -7820,9 +7800,7 @@ impl<'de> serde::Deserialize<'de> for ResponseBov2 {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<ResponseBov2> {
-            let Some(r0) = f.required_list("data") else {
-                return None;
-            };
+            let r0 = f.required_list("data")?;
             Some(ResponseBov2 {
                 data: r0,
                 additional_fields: f.rest(),
@@ -8242,9 +8220,7 @@ impl<'de> serde::Deserialize<'de> for Tenant {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<Tenant> {
-            let Some(r0) = f.required("externalId") else {
-                return None;
-            };
+            let r0 = f.required("externalId")?;
             Some(Tenant {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),

@@ -953,9 +953,7 @@ impl<'de> serde::Deserialize<'de> for UpdateMspEcAdminRequest {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<UpdateMspEcAdminRequest> {
-            let Some(r0) = f.required("email") else {
-                return None;
-            };
+            let r0 = f.required("email")?;
             Some(UpdateMspEcAdminRequest {
                 email: r0,
                 user_name: f.optional("user_name"),

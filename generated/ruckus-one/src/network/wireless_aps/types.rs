@@ -2673,9 +2673,7 @@ impl<'de> serde::Deserialize<'de> for ApGroup {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<ApGroup> {
-            let Some(r0) = f.required("name") else {
-                return None;
-            };
+            let r0 = f.required("name")?;
             Some(ApGroup {
                 ap_serial_numbers: f.optional_list("apSerialNumbers"),
                 description: f.optional("description"),
@@ -4959,9 +4957,7 @@ impl<'de> serde::Deserialize<'de> for ApSerialNumber {
         fn fields(
             f: &mut ruckus_one_runtime::internal::object::Fields,
         ) -> Option<ApSerialNumber> {
-            let Some(r0) = f.required("serialNumber") else {
-                return None;
-            };
+            let r0 = f.required("serialNumber")?;
             Some(ApSerialNumber {
                 serial_number: r0,
                 soft_deleted: f.optional("softDeleted"),
