@@ -72,3 +72,20 @@ async fn a_request_id_echoing_a_secret_never_shows_in_debug() {
     assert!(outcomes[0].result.is_ok(), "the work succeeded");
     assert_masked("TenantOutcome", &format!("{outcomes:?}"));
 }
+
+#[test]
+fn a_call_shows_its_operation_but_no_query_value_or_body() {
+    let config = Config::new(Credentials::new("id", SECRET)).base_url("http://127.0.0.1:9");
+    let client = Client::new(config, &AUTH).expect("client");
+    let mut request = Request::new(&client, &CREATE, &[]);
+    request.query("password", &"key-password-0815");
+    request.json(&json!({"passphrase": "body-secret-0815"}));
+    let call: ruckus_one_runtime::Call<'_, Value> = request.call(Request::send_json);
+    let call = call.tenant("tenant-1");
+    fn held_across_await<T: Send>(_: &T) {}
+    held_across_await(&call);
+    let shown = format!("{call:?}");
+    assert!(shown.contains("create_thing"), "{shown}");
+    assert!(!shown.contains("0815"), "{shown}");
+    assert!(!shown.contains(SECRET), "{shown}");
+}

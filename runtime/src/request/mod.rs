@@ -455,8 +455,8 @@ impl std::fmt::Debug for Request<'_> {
                 .field("api", &dynamic.api.name)
                 .field("method", &dynamic.method),
         };
+        // Query values and bodies may hold credentials (a key's password): not shown.
         f.field("path", &self.path)
-            .field("query", &self.query)
             .field("version", &self.version)
             .field("error", &self.error)
             .finish_non_exhaustive()
