@@ -217,6 +217,50 @@ closed_set! {
     }
 }
 
+closed_set! {
+    /// How the objects of a resource kind exist (see `resources.rs`).
+    ResourceShape, "resource shape" {
+        /// Objects created, listed, read, updated and deleted under their parent, each with
+        /// its own id.
+        Collection = "collection",
+        /// One object per parent, read and replaced, never created or deleted (a venue's AP
+        /// settings).
+        Settings = "settings",
+        /// A link between the parent and the object a path parameter names, made by a PUT and
+        /// removed by a DELETE (a Wi-Fi network activated on a venue).
+        Activation = "activation",
+    }
+}
+
+closed_set! {
+    /// How a resource kind's update operation changes an object.
+    UpdateStyle, "update style" {
+        /// The whole object is sent (PUT).
+        Replace = "replace",
+        /// Only the changed fields are sent (PATCH).
+        Merge = "merge",
+    }
+}
+
+closed_set! {
+    /// What a field of a resource kind means for a comparison.
+    FieldFlag, "field flag" {
+        /// Set by the service (ids, timestamps, status, counters): never compared, never sent,
+        /// never exported.
+        ServiceSet = "service_set",
+        /// Sent, never read back (compared only when a file sets it).
+        WriteOnly = "write_only",
+        /// A secret (a passphrase): exported as `${env:RUCKUS_SECRET_<NAME>}`, never written
+        /// out, sent from the environment.
+        Secret = "secret",
+        /// Changes on its own: never compared.
+        Volatile = "volatile",
+        /// Filled in by the service with `default` when not sent: a file without it equals an
+        /// object with the default.
+        Default = "default",
+    }
+}
+
 impl Role {
     /// Whether the answer comes from the simulator's state.
     pub fn is_stateful(self) -> bool {

@@ -10,17 +10,19 @@
 pub mod closed;
 mod index;
 mod model;
+mod resources;
 mod schemas;
 
 pub use closed::{
-    AuthKind, BodyKind, FamilyKind, LifecycleStatus, LimitScope, Method, PageStyle, ParamLocation,
-    ResponseKind, Role,
+    AuthKind, BodyKind, FamilyKind, FieldFlag, LifecycleStatus, LimitScope, Method, PageStyle,
+    ParamLocation, ResourceShape, ResponseKind, Role, UpdateStyle,
 };
 pub use index::{ApiIndex, AreaIndex, Index, Span};
 pub use model::{
     ApiInfo, ErrorFamily, Hosts, Paging, Param, RateLimit, RequestBody, ResponseBody, Route, Table,
     TenantLimit, TokenInfo, Version,
 };
+pub use resources::{FieldRule, Reference, ResourceKind, ResourceOperations, Resources};
 pub use schemas::Schemas;
 
 #[cfg(feature = "tables")]
