@@ -149,6 +149,32 @@ mod read {
             Ok(routes)
         }
 
+        /// The API's header as a table without routes, its schemas read from the compiled-in
+        /// text when first resolved: what a reader of one area needs to resolve the `$ref`s of
+        /// its routes ([`Table::resolve`](crate::Table::resolve), [`Table::deref`]
+        /// (crate::Table::deref)).
+        pub fn header_table(&self) -> Result<crate::Table, String> {
+            Ok(crate::Table {
+                generated: String::new(),
+                api: self.info()?,
+                routes: Vec::new(),
+                schemas: self.lazy_schemas()?,
+            })
+        }
+
+        /// Every named schema, each parsed from its text when first asked for.
+        pub(crate) fn lazy_schemas(&self) -> Result<crate::Schemas, String> {
+            let text = self.text()?;
+            let mut texts = Vec::with_capacity(self.schemas.len());
+            for (schema, span) in &self.schemas {
+                let part = span
+                    .of(text)
+                    .ok_or_else(|| stale(&format!("schema `{schema}` out of range")))?;
+                texts.push((schema.clone(), part));
+            }
+            Ok(crate::Schemas::from_texts(texts))
+        }
+
         /// The named schema `name`, if the API has it.
         pub fn schema(&self, name: &str) -> Result<Option<serde_json::Value>, String> {
             match self.schemas.get(name) {

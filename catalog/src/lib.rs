@@ -12,6 +12,7 @@ mod index;
 mod model;
 mod resources;
 mod schemas;
+mod validate;
 
 pub use closed::{
     AuthKind, BodyKind, FamilyKind, FieldFlag, LifecycleStatus, LimitScope, Method, PageStyle,
@@ -24,6 +25,7 @@ pub use model::{
 };
 pub use resources::{FieldRule, Reference, ResourceKind, ResourceOperations, Resources};
 pub use schemas::Schemas;
+pub use validate::{Problem, kind, type_matches};
 
 #[cfg(feature = "tables")]
 use std::sync::OnceLock;
@@ -95,21 +97,13 @@ fn compiled_table(index: &Index, name: &str, text: &'static str) -> Result<Table
         routes: Vec<Route>,
     }
     let r: Routes = serde_json::from_str(text).map_err(|e| format!("catalog table: {e}"))?;
-    let spans = &index
+    let api = index
         .api(name)
-        .ok_or_else(|| format!("the catalog index has no API `{name}`"))?
-        .schemas;
-    let mut texts = Vec::with_capacity(spans.len());
-    for (schema, span) in spans {
-        let part = span
-            .of(text)
-            .ok_or_else(|| format!("the catalog index's schema `{schema}` is out of range"))?;
-        texts.push((schema.clone(), part));
-    }
+        .ok_or_else(|| format!("the catalog index has no API `{name}`"))?;
     Ok(Table {
         generated: r.generated,
         api: r.api,
         routes: r.routes,
-        schemas: Schemas::from_texts(texts),
+        schemas: api.lazy_schemas()?,
     })
 }

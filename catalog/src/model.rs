@@ -122,12 +122,16 @@ pub struct Route {
     /// Answers 202 with a request id whose activity tells the outcome.
     #[serde(rename = "async")]
     pub asynchronous: bool,
+    /// Only reads: a `GET`, or a query sent as `POST` (a `.../query` path or a paged body);
+    /// retried after a `502`-`504` or a transport failure as an idempotent method is.
+    pub reads: bool,
     pub path_params: Vec<Param>,
     pub query: Vec<Param>,
     pub headers: Vec<Param>,
     pub request: Option<RequestBody>,
     pub response: ResponseBody,
-    /// The media versions offered, newest last, when there are several.
+    /// The media versions offered (at least one), the default first: what the client's
+    /// operation sends in `Content-Type` and `Accept`.
     pub versions: Vec<Version>,
     pub paging: Option<Paging>,
     pub error_family: String,
@@ -209,6 +213,50 @@ impl Table {
     pub fn resolve<'a>(&'a self, reference: &str) -> Option<&'a Value> {
         let name = reference.strip_prefix("#/components/schemas/")?;
         self.schemas.get(name)
+    }
+
+    /// What `schema` points at when it is a `$ref`: `None` when it is not one, `Some(None)`
+    /// when it names no schema of the table.
+    pub fn referenced(&self, schema: &Value) -> Option<Option<&Value>> {
+        let reference = schema.get("$ref")?.as_str()?;
+        Some(self.resolve(reference))
+    }
+
+    /// `schema` with its `$ref`s followed (a chain of at most 16), else `schema` itself: the
+    /// one place a `$ref` of the tables is resolved for reading (validation resolves them as
+    /// it goes).
+    pub fn deref<'a>(&'a self, schema: &'a Value) -> &'a Value {
+        let mut at = schema;
+        for _ in 0..16 {
+            match at
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| self.resolve(r))
+            {
+                Some(target) => at = target,
+                None => break,
+            }
+        }
+        at
+    }
+
+    /// The properties of the object `schema` describes (through `$ref`s), with whether each
+    /// is required, in the schema's order; empty for a schema that is not an object's.
+    pub fn properties<'a>(&'a self, schema: &'a Value) -> Vec<(&'a str, &'a Value, bool)> {
+        let s = self.deref(schema);
+        let required: Vec<&str> = s
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        s.get("properties")
+            .and_then(Value::as_object)
+            .map(|p| {
+                p.iter()
+                    .map(|(k, v)| (k.as_str(), v, required.contains(&k.as_str())))
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// The error family `name`, else the API's default.

@@ -9,39 +9,18 @@ use crate::progress::Progress;
 use crate::request::Call;
 use futures_util::StreamExt;
 use ruckus_one_catalog::ResponseKind;
-use ruckus_one_runtime::internal::{PageStyle, Paging, Request};
-use ruckus_one_runtime::{Client, WaitOptions};
+use ruckus_one_runtime::internal::{Paging, Request, described};
+use ruckus_one_runtime::{Client, Error, WaitOptions};
 use serde_json::Value;
 
-/// The runtime request of `call`, acting as `client` does.
-pub fn build<'a>(client: &'a Client, call: &Call) -> Request<'a> {
-    let operation = ops::operation(call.op);
-    let path: Vec<&str> = call.path.iter().map(String::as_str).collect();
-    let mut req = Request::new(client, operation, &path);
-    for (name, value) in &call.query {
-        req.query(name, value);
-    }
-    if let Some(body) = &call.body {
-        req.json(body);
-    }
-    if call.version > 0 {
-        req.version(call.version);
-    }
-    req
+/// The runtime request of `call`, acting as `client` does: the runtime's one road from a
+/// catalog entry to a request (`described::request`), which `--dry-run` previews.
+pub fn build<'a>(client: &'a Client, call: &Call) -> Result<Request<'a>, Error> {
+    described::request(client, call.op.table, call.op.route, &call.arguments())
 }
 
 fn paging(op: Op) -> Option<Paging> {
-    let p = op.route.paging.as_ref()?;
-    let style = match p.style {
-        ruckus_one_catalog::PageStyle::QueryBody => PageStyle::QueryBody,
-        ruckus_one_catalog::PageStyle::QueryParams => PageStyle::QueryParams,
-        ruckus_one_catalog::PageStyle::Spring => PageStyle::Spring,
-    };
-    Some(Paging {
-        style,
-        items: p.items.as_str(),
-        first_page: p.first_page as u32,
-    })
+    described::paging(op.route)
 }
 
 /// The columns rows are shown with: `--columns`, else the operation's.
@@ -56,7 +35,7 @@ pub async fn run(client: &Client, call: &Call, opts: &Opts) -> Result<(), Failur
     let op = call.op;
     if let (Some(p), true) = (paging(op), opts.all) {
         let mut rows = Rows::new(opts.format, columns(op, opts)).with_jq(opts.jq.clone());
-        let mut items = build(client, call).items::<Value>(p);
+        let mut items = build(client, call)?.items::<Value>(p);
         while let Some(item) = items.next().await {
             rows.row(&item?).map_err(io)?;
         }
@@ -64,21 +43,21 @@ pub async fn run(client: &Client, call: &Call, opts: &Opts) -> Result<(), Failur
     }
     match op.route.response.kind {
         ResponseKind::Empty => {
-            build(client, call).send_empty().await?;
+            build(client, call)?.send_empty().await?;
             eprintln!("done: {} {}", op.route.method.as_str(), op.route.path);
             Ok(())
         }
         ResponseKind::Text => {
-            println!("{}", build(client, call).send_text().await?);
+            println!("{}", build(client, call)?.send_text().await?);
             Ok(())
         }
         ResponseKind::Binary => {
-            let bytes = build(client, call).send_bytes().await?;
+            let bytes = build(client, call)?.send_bytes().await?;
             use std::io::Write;
             std::io::stdout().write_all(&bytes).map_err(io)
         }
         ResponseKind::Json => {
-            let answer: Value = build(client, call).send_json().await?;
+            let answer: Value = build(client, call)?.send_json().await?;
             answer_json(client, call, opts, answer).await
         }
     }

@@ -1,55 +1,35 @@
-//! `--dry-run`: the exact request a call would send (method, URL, media types, tenant, body),
-//! the access token shown as `***`; nothing is sent, no token is asked for.
+//! `--dry-run`: the exact request a call would send (method, URL, headers, body), as the
+//! runtime builds it (`Request::preview`): the same path encoding and refusals, media version
+//! and tenant header as the call itself. Nothing is sent, no token is asked for, and the access
+//! token shows as `***`.
 
 use crate::exit::Failure;
 use crate::opts::{Format, Opts};
-use crate::request::{Call, fill_path};
+use crate::request::Call;
 use ruckus_one_runtime::Client;
 use serde_json::{Value, json};
 
 pub fn print(client: &Client, call: &Call, opts: &Opts) -> Result<(), Failure> {
-    let op = call.op;
-    let r = op.route;
-    let operation = crate::ops::operation(op);
-    let names: Vec<String> = r.path_params.iter().map(|p| p.name.clone()).collect();
-    let mut url = format!(
-        "{}{}",
-        client.base_url(operation.api),
-        fill_path(&r.path, &names, &call.path)
-    );
-    if !call.query.is_empty() {
-        let pairs: Vec<(&str, &str)> = call.query.iter().map(|(n, v)| (*n, v.as_str())).collect();
-        let q = serde_urlencoded_pairs(&pairs);
-        url = format!("{url}?{q}");
-    }
-    let media = &operation.versions[call.version];
-    let mut headers = vec![
-        ("Authorization".to_owned(), "Bearer ***".to_owned()),
-        ("Accept".to_owned(), media.accept.to_owned()),
-    ];
-    if call.body.is_some() {
-        let ct = media.content_type.unwrap_or("application/json");
-        headers.push(("Content-Type".to_owned(), ct.to_owned()));
-    }
-    let tenant = client.delegated_tenant().map(str::to_owned);
-    if let Some(t) = &tenant {
-        let header = crate::ops::auth_settings()?.tenant_header;
-        headers.push((header.to_owned(), t.clone()));
-    }
+    let preview = crate::call::build(client, call)?.preview()?;
+    let r = call.op.route;
+    let body = preview
+        .body
+        .as_deref()
+        .map(|text| serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_owned())));
     let v = json!({
-        "method": r.method.as_str(),
-        "url": url,
-        "headers": headers.iter().map(|(k, v)| json!({"name": k, "value": v})).collect::<Vec<_>>(),
-        "body": call.body.clone().unwrap_or(Value::Null),
+        "method": preview.method.as_str(),
+        "url": preview.url,
+        "headers": preview.headers.iter().map(|(k, v)| json!({"name": k, "value": v})).collect::<Vec<_>>(),
+        "body": body.clone().unwrap_or(Value::Null),
         "operation": r.id,
     });
     match opts.format {
         Format::Table => {
-            println!("{} {url}", r.method.as_str());
-            for (k, v) in &headers {
+            println!("{} {}", preview.method.as_str(), preview.url);
+            for (k, v) in &preview.headers {
                 println!("{k}: {v}");
             }
-            if let Some(body) = &call.body {
+            if let Some(body) = &body {
                 println!();
                 println!("{}", serde_json::to_string_pretty(body).unwrap_or_default());
             }
@@ -57,23 +37,4 @@ pub fn print(client: &Client, call: &Call, opts: &Opts) -> Result<(), Failure> {
         }
         f => crate::output::value(f, &v).map_err(crate::call::io),
     }
-}
-
-fn serde_urlencoded_pairs(pairs: &[(&str, &str)]) -> String {
-    pairs
-        .iter()
-        .map(|(k, v)| format!("{}={}", enc(k), enc(v)))
-        .collect::<Vec<_>>()
-        .join("&")
-}
-
-fn enc(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }

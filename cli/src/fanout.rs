@@ -10,6 +10,7 @@ use crate::opts::Opts;
 use crate::output::Rows;
 use crate::request::Call;
 use futures_util::StreamExt;
+use ruckus_one_runtime::internal::described;
 use ruckus_one_runtime::{Client, Error};
 use serde_json::{Map, Value, json};
 
@@ -26,13 +27,10 @@ pub async fn customers(client: &Client) -> Result<Vec<String>, Failure> {
         body: Some(json!({"fields": ["id", "name"], "pageSize": 100})),
         version: 0,
     };
-    let paging = ruckus_one_runtime::internal::Paging {
-        style: ruckus_one_runtime::internal::PageStyle::QueryBody,
-        items: "data",
-        first_page: 1,
-    };
+    let paging = described::paging(op.route)
+        .ok_or_else(|| Failure::other("the customer query (query_msp_ecs) is not paged"))?;
     let mut ids = Vec::new();
-    let mut items = call::build(client, &call).items::<Value>(paging);
+    let mut items = call::build(client, &call)?.items::<Value>(paging);
     while let Some(item) = items.next().await {
         if let Some(id) = item?.get("id").and_then(Value::as_str) {
             ids.push(id.to_owned());
@@ -44,37 +42,22 @@ pub async fn customers(client: &Client) -> Result<Vec<String>, Failure> {
 /// The rows one customer's call answers (every page with `--all`).
 async fn rows_of(client: Client, call: Call, all: bool) -> Result<Vec<Value>, Error> {
     let op = call.op;
-    if let Some(p) = &op.route.paging {
-        let paging = ruckus_one_runtime::internal::Paging {
-            style: match p.style {
-                ruckus_one_catalog::PageStyle::QueryBody => {
-                    ruckus_one_runtime::internal::PageStyle::QueryBody
-                }
-                ruckus_one_catalog::PageStyle::QueryParams => {
-                    ruckus_one_runtime::internal::PageStyle::QueryParams
-                }
-                ruckus_one_catalog::PageStyle::Spring => {
-                    ruckus_one_runtime::internal::PageStyle::Spring
-                }
-            },
-            items: p.items.as_str(),
-            first_page: p.first_page as u32,
-        };
+    if let (Some(p), Some(paging)) = (&op.route.paging, described::paging(op.route)) {
         if all {
-            let items: Vec<Result<Value, Error>> = call::build(&client, &call)
+            let items: Vec<Result<Value, Error>> = call::build(&client, &call)?
                 .items::<Value>(paging)
                 .collect()
                 .await;
             return items.into_iter().collect();
         }
-        let answer: Value = call::build(&client, &call).send_json().await?;
+        let answer: Value = call::build(&client, &call)?.send_json().await?;
         return Ok(answer
             .get(&p.items)
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default());
     }
-    let answer: Value = call::build(&client, &call).send_json().await?;
+    let answer: Value = call::build(&client, &call)?.send_json().await?;
     Ok(match answer {
         Value::Array(items) => items,
         other => vec![other],

@@ -148,15 +148,12 @@ fn named(
     }
 }
 
-/// The JSON schema `$ref` points at, else the schema itself.
+/// The schema `schema` points at (through `$ref`s), else the schema itself.
 pub fn resolve<'a>(op: Op, schema: &'a Value) -> &'a Value
 where
     'static: 'a,
 {
-    match schema.get("$ref").and_then(Value::as_str) {
-        Some(r) => crate::ops::schema(op.table, r).unwrap_or(schema),
-        None => schema,
-    }
+    op.table.deref(schema)
 }
 
 /// The top-level scalar fields of the JSON body, in the schema's order.

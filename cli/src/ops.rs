@@ -1,5 +1,5 @@
 //! The catalog as the command line sees it: areas from the catalog's index, an area's operations
-//! and a schema parsed when first needed, and the runtime's `Api` and `Operation` for each (the
+//! and its API's schemas (each parsed when first resolved), and the runtime's `Api` and `Operation` for each (the
 //! binary does not link the generated client). `ruckus --help` reads the index only; a command
 //! reads its area's routes and the schemas its flags use, not the whole 1.9 MB of tables.
 
@@ -7,7 +7,6 @@ use crate::exit::Failure;
 use ruckus_one_catalog::{ApiIndex, AreaIndex, Index, Route, Table};
 use ruckus_one_runtime::internal::described;
 use ruckus_one_runtime::internal::{Api, AuthSettings, Operation};
-use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
@@ -68,18 +67,12 @@ pub fn areas() -> Result<Vec<Area>, Failure> {
         .collect())
 }
 
-/// The API named `name` (its header: what every operation of it shares).
+/// The API named `name`: its header (what every operation of it shares) and its schemas, each
+/// parsed when a `$ref` first names it (the catalog's [`Table::deref`]).
 pub fn table(name: &str) -> Result<&'static Table, Failure> {
     static TABLES: OnceLock<Mutex<HashMap<String, &'static Table>>> = OnceLock::new();
     let api = api_index(name)?;
-    once(&TABLES, name, || {
-        Ok(Table {
-            generated: String::new(),
-            api: api.info()?,
-            routes: Vec::new(),
-            schemas: Default::default(),
-        })
-    })
+    once(&TABLES, name, || api.header_table())
 }
 
 fn area_ops(api: &'static ApiIndex, area: &'static AreaIndex) -> Result<Vec<Op>, Failure> {
@@ -130,18 +123,6 @@ pub fn by_id(table: &'static Table, id: &str) -> Option<Op> {
         .ok()?
         .into_iter()
         .find(|o| o.route.id == id)
-}
-
-/// The named schema a `$ref` of `table` points at, parsed on first use.
-pub fn schema(table: &Table, reference: &str) -> Option<&'static Value> {
-    static SCHEMAS: OnceLock<Mutex<HashMap<String, &'static Option<Value>>>> = OnceLock::new();
-    let name = reference.strip_prefix("#/components/schemas/")?;
-    let api = api_index(&table.api.name).ok()?;
-    once(&SCHEMAS, &format!("{} {name}", api.name), || {
-        api.schema(name)
-    })
-    .ok()?
-    .as_ref()
 }
 
 /// The token settings (the same for every API).

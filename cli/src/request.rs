@@ -7,6 +7,7 @@ use crate::input;
 use crate::ops::Op;
 use crate::opts::Opts;
 use clap::ArgMatches;
+use ruckus_one_runtime::internal::described::Arguments;
 use serde_json::Value;
 
 /// What to send.
@@ -19,6 +20,24 @@ pub struct Call {
     pub body: Option<Value>,
     /// Index into the route's versions.
     pub version: usize,
+}
+
+impl Call {
+    /// The call's arguments as the runtime's request builder takes them.
+    pub fn arguments(&self) -> Arguments {
+        Arguments {
+            path: self.path.clone(),
+            query: self
+                .query
+                .iter()
+                .map(|(n, v)| ((*n).to_owned(), v.clone()))
+                .collect(),
+            headers: Vec::new(),
+            body: self.body.clone(),
+            version: self.version,
+            tenant: None,
+        }
+    }
 }
 
 impl std::fmt::Debug for Op {
@@ -102,7 +121,7 @@ fn version_index(op: Op, label: Option<&str>) -> Result<usize, Failure> {
         .position(|v| v.label == label || v.accept == label)
         .ok_or_else(|| {
             let offered: Vec<&str> = versions.iter().map(|v| v.label.as_str()).collect();
-            Failure::usage(if offered.is_empty() {
+            Failure::usage(if offered.len() <= 1 {
                 format!(
                     "{} offers one media version; --version-media does not apply",
                     op.route.id
@@ -114,24 +133,4 @@ fn version_index(op: Op, label: Option<&str>) -> Result<usize, Failure> {
                 )
             })
         })
-}
-
-/// The path with its parameters put in (each percent-encoded).
-pub fn fill_path(template: &str, names: &[String], values: &[String]) -> String {
-    let mut out = template.to_owned();
-    for (n, v) in names.iter().zip(values) {
-        out = out.replace(&format!("{{{n}}}"), &encode(v));
-    }
-    out
-}
-
-fn encode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }

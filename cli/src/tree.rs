@@ -156,7 +156,7 @@ fn flag_arg(flag: &Flag) -> Arg {
 /// The lines after an operation's help: where it goes and how it behaves.
 pub fn op_help(op: Op) -> String {
     let r = op.route;
-    let versions = if r.versions.is_empty() {
+    let versions = if r.versions.len() <= 1 {
         "one (no --version-media)".to_owned()
     } else {
         r.versions

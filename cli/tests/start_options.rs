@@ -138,7 +138,7 @@ fn media_of(extra: &[&str]) -> (String, String) {
             .map(|h| h["value"].as_str().unwrap().to_owned())
             .unwrap_or_default()
     };
-    (header("Accept"), header("Content-Type"))
+    (header("accept"), header("content-type"))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -503,6 +503,17 @@ pub struct OpIr {
 }
 
 impl OpIr {
+    /// Whether the operation only reads: a `GET`, or a query sent as `POST` (its path ends in
+    /// `/query`, or its pages are asked for in the body). The one rule the client's statics
+    /// and the catalog's routes both take it from.
+    pub fn reads(&self) -> bool {
+        match self.method {
+            Method::Get => true,
+            Method::Post => self.path.ends_with("/query") || self.pagination.is_some(),
+            Method::Put | Method::Patch | Method::Delete => false,
+        }
+    }
+
     /// Removed operations are documented but not generated.
     pub fn is_generated(&self) -> bool {
         !matches!(self.lifecycle, Lifecycle::Removed { .. })

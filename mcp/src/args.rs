@@ -136,7 +136,7 @@ mod tests {
         )
         .unwrap_err();
         assert!(err.contains("params.x: not a parameter"), "{err}");
-        assert!(err.contains("body.name: expected string"), "{err}");
+        assert!(err.contains("body/name: expected string"), "{err}");
         let err = check(
             op("get_venue"),
             &params(json!({"venueId": "v"})),

@@ -2,7 +2,8 @@
 
 use std::time::Duration;
 
-use ruckus_one_catalog::{BodyKind, ResponseKind};
+use ruckus_one_catalog::ResponseKind;
+use ruckus_one_runtime::internal::described::{self, Arguments};
 use ruckus_one_runtime::{self as rt, Client, Error, PendingActivity};
 use serde_json::{Value, json};
 
@@ -26,41 +27,25 @@ pub struct Call {
 const BUSY_WAIT: Duration = Duration::from_secs(60);
 
 impl Call {
+    /// The runtime's request for the call (its one road from a catalog entry to a request).
     fn request<'c>(&self, client: &'c Client) -> Result<rt::internal::Request<'c>, String> {
         let route = self.op.route;
-        let operation = ops::operation(self.op.table, route);
-        let path: Vec<&str> = self.args.path.iter().map(String::as_str).collect();
-        let mut request = rt::internal::Request::new(client, operation, &path);
-        for (name, value) in &self.args.query {
-            request.query(name, value);
-        }
-        let mut body = self.args.body.clone();
+        let owned = |(n, v): &(&str, String)| ((*n).to_owned(), v.clone());
+        let mut args = Arguments {
+            path: self.args.path.clone(),
+            query: self.args.query.iter().map(owned).collect(),
+            headers: self.args.headers.iter().map(owned).collect(),
+            body: self.args.body.clone(),
+            version: 0,
+            tenant: self.tenant.clone(),
+        };
         if let (Some(page), Some(paging)) = (self.page, route.paging.as_ref()) {
             for (name, value) in page.query(paging) {
-                request.query(name, &value);
+                args.query.push((name.to_owned(), value));
             }
-            body = page.body(paging, body);
+            args.body = page.body(paging, args.body);
         }
-        for (name, value) in &self.args.headers {
-            request.header(name, value);
-        }
-        if let Some(body) = &body {
-            match route.request.as_ref().map(|r| r.kind) {
-                Some(BodyKind::Json) | None => request.json(body),
-                Some(BodyKind::Form) => request.form(body),
-                Some(kind) => {
-                    return Err(format!(
-                        "{} takes a {} body, which this server does not send",
-                        route.id,
-                        kind.as_str()
-                    ));
-                }
-            }
-        }
-        if let Some(tenant) = &self.tenant {
-            request.tenant(tenant);
-        }
-        Ok(request)
+        described::request(client, self.op.table, route, &args).map_err(|e| e.to_string())
     }
 
     /// Sends the call and returns its answer: JSON as it is (a page cut to its rows), text

@@ -1,6 +1,6 @@
 //! The JSON Schemas of the tables, as the model needs them: trimmed (types, required, enums,
-//! limits; references resolved to a bounded depth), an example built from them, and the
-//! check of a value before it is sent.
+//! limits; references resolved to a bounded depth through the catalog), an example built from
+//! them, and the catalog's check of a value before it is sent.
 
 use ruckus_one_catalog::Table;
 use serde_json::{Map, Value, json};
@@ -13,6 +13,15 @@ const MAX_PROPERTIES: usize = 40;
 /// Problems reported per check.
 const MAX_PROBLEMS: usize = 10;
 
+/// The problems of `value` against `schema`, each named by where it is (`body/address/city`,
+/// `params.venueId`): the catalog's validation, the one the simulator applies.
+pub fn check(value: &Value, schema: &Value, table: &Table, at: &str) -> Vec<String> {
+    table
+        .problems(value, schema, MAX_PROBLEMS)
+        .into_iter()
+        .map(|p| format!("{at}{}: {}", p.pointer, p.message))
+        .collect()
+}
 /// The keywords kept when a schema is shown (the others are prose or serialisation details).
 const KEPT: &[&str] = &[
     "type",
@@ -31,9 +40,11 @@ const KEPT: &[&str] = &[
     "default",
 ];
 
-/// The name a `$ref` points at.
-fn ref_name(reference: &str) -> &str {
-    reference.rsplit('/').next().unwrap_or(reference)
+/// The name of the schema a reference points at (its last segment).
+fn ref_name(schema: &Value) -> String {
+    let reference = schema.as_object().and_then(|o| o.values().next());
+    let text = reference.and_then(Value::as_str).unwrap_or_default();
+    text.rsplit('/').next().unwrap_or(text).to_owned()
 }
 
 /// `schema` with its references resolved through `table` (to [`MAX_DEPTH`]) and only the
@@ -42,10 +53,10 @@ pub fn trim(schema: &Value, table: &Table, depth: usize) -> Value {
     let Some(obj) = schema.as_object() else {
         return schema.clone();
     };
-    if let Some(reference) = obj.get("$ref").and_then(Value::as_str) {
-        return match table.resolve(reference) {
+    if let Some(target) = table.referenced(schema) {
+        return match target {
             Some(target) if depth < MAX_DEPTH => trim(target, table, depth + 1),
-            _ => json!({ "ref": ref_name(reference) }),
+            _ => json!({ "ref": ref_name(schema) }),
         };
     }
     let mut out = Map::new();
@@ -89,8 +100,8 @@ pub fn example(schema: &Value, table: &Table, depth: usize) -> Value {
     let Some(obj) = schema.as_object() else {
         return Value::Null;
     };
-    if let Some(reference) = obj.get("$ref").and_then(Value::as_str) {
-        return match table.resolve(reference) {
+    if let Some(target) = table.referenced(schema) {
+        return match target {
             Some(target) if depth < MAX_DEPTH + 1 => example(target, table, depth + 1),
             _ => json!({}),
         };
@@ -166,170 +177,6 @@ fn main_type(obj: &Map<String, Value>) -> Option<&str> {
     }
 }
 
-/// The problems of `value` against `schema`, each named by where it is (`body.address.city`).
-pub fn check(value: &Value, schema: &Value, table: &Table, at: &str) -> Vec<String> {
-    let mut problems = Vec::new();
-    check_into(value, schema, table, at, 0, &mut problems);
-    problems
-}
-
-fn check_into(
-    value: &Value,
-    schema: &Value,
-    table: &Table,
-    at: &str,
-    depth: usize,
-    problems: &mut Vec<String>,
-) {
-    if problems.len() >= MAX_PROBLEMS || depth > 12 {
-        return;
-    }
-    let Some(obj) = schema.as_object() else {
-        return;
-    };
-    if let Some(reference) = obj.get("$ref").and_then(Value::as_str) {
-        if let Some(target) = table.resolve(reference) {
-            check_into(value, target, table, at, depth + 1, problems);
-        }
-        return;
-    }
-    if let Some(list) = obj
-        .get("oneOf")
-        .or_else(|| obj.get("anyOf"))
-        .and_then(Value::as_array)
-    {
-        let fits = list.iter().any(|s| check(value, s, table, at).is_empty());
-        if !fits && !list.is_empty() {
-            problems.push(format!("{at}: matches none of the accepted shapes"));
-        }
-        return;
-    }
-    if !type_fits(value, obj) {
-        problems.push(format!("{at}: expected {}", type_text(obj)));
-        return;
-    }
-    if let Some(Value::Array(members)) = obj.get("enum")
-        && !value.is_null()
-        && !members.contains(value)
-    {
-        problems.push(format!(
-            "{at}: must be one of {}",
-            Value::Array(members.clone())
-        ));
-    }
-    check_limits(value, obj, at, problems);
-    match value {
-        Value::Object(map) => check_object(map, obj, table, at, depth, problems),
-        Value::Array(items) => {
-            if let Some(item_schema) = obj.get("items") {
-                for (i, item) in items.iter().enumerate() {
-                    check_into(
-                        item,
-                        item_schema,
-                        table,
-                        &format!("{at}[{i}]"),
-                        depth + 1,
-                        problems,
-                    );
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
-fn check_object(
-    map: &Map<String, Value>,
-    obj: &Map<String, Value>,
-    table: &Table,
-    at: &str,
-    depth: usize,
-    problems: &mut Vec<String>,
-) {
-    let props = obj.get("properties").and_then(Value::as_object);
-    for name in obj
-        .get("required")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        if let Some(name) = name.as_str()
-            && !map.contains_key(name)
-        {
-            problems.push(format!("{at}.{name}: required"));
-        }
-    }
-    for (key, v) in map {
-        match props.and_then(|p| p.get(key)) {
-            Some(s) => check_into(v, s, table, &format!("{at}.{key}"), depth + 1, problems),
-            None if obj.get("additionalProperties") == Some(&Value::Bool(false)) => {
-                problems.push(format!("{at}.{key}: not a known property"));
-            }
-            None => {}
-        }
-    }
-}
-
-fn check_limits(value: &Value, obj: &Map<String, Value>, at: &str, problems: &mut Vec<String>) {
-    let limit = |k: &str| obj.get(k).and_then(Value::as_f64);
-    let (len, what) = match value {
-        Value::String(s) => (Some(s.chars().count() as f64), "characters"),
-        Value::Array(a) => (Some(a.len() as f64), "items"),
-        _ => (None, ""),
-    };
-    let (min_key, max_key) = if value.is_string() {
-        ("minLength", "maxLength")
-    } else {
-        ("minItems", "maxItems")
-    };
-    if let Some(len) = len {
-        if let Some(min) = limit(min_key).filter(|m| len < *m) {
-            problems.push(format!("{at}: at least {min} {what}"));
-        }
-        if let Some(max) = limit(max_key).filter(|m| len > *m) {
-            problems.push(format!("{at}: at most {max} {what}"));
-        }
-    }
-    if let Some(n) = value.as_f64() {
-        if let Some(min) = limit("minimum").filter(|m| n < *m) {
-            problems.push(format!("{at}: at least {min}"));
-        }
-        if let Some(max) = limit("maximum").filter(|m| n > *m) {
-            problems.push(format!("{at}: at most {max}"));
-        }
-    }
-}
-
-fn type_fits(value: &Value, obj: &Map<String, Value>) -> bool {
-    let types: Vec<&str> = match obj.get("type") {
-        Some(Value::String(t)) => vec![t.as_str()],
-        Some(Value::Array(list)) => list.iter().filter_map(Value::as_str).collect(),
-        _ => return true,
-    };
-    types.iter().any(|t| match *t {
-        "object" => value.is_object(),
-        "array" => value.is_array(),
-        "string" => value.is_string(),
-        "integer" => value.is_i64() || value.is_u64(),
-        "number" => value.is_number(),
-        "boolean" => value.is_boolean(),
-        "null" => value.is_null(),
-        _ => true,
-    })
-}
-
-fn type_text(obj: &Map<String, Value>) -> String {
-    match obj.get("type") {
-        Some(Value::String(t)) => t.clone(),
-        Some(Value::Array(list)) => list
-            .iter()
-            .filter_map(Value::as_str)
-            .collect::<Vec<_>>()
-            .join(" or "),
-        _ => "a value".to_owned(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -356,16 +203,18 @@ mod tests {
         let (table, schema) = venue();
         let problems = check(&json!({"name": 5}), &schema, table, "body");
         assert!(
-            problems.contains(&"body.name: expected string".to_owned()),
+            problems.contains(&"body: the field `address` is required".to_owned()),
             "{problems:?}"
         );
         assert!(
-            problems.contains(&"body.address: required".to_owned()),
+            problems.contains(&"body/name: expected string, got number".to_owned()),
             "{problems:?}"
         );
         let short = check(&json!({"name": "x", "address": {}}), &schema, table, "body");
         assert!(
-            short.iter().any(|p| p.starts_with("body.name: at least 2")),
+            short
+                .iter()
+                .any(|p| p.starts_with("body/name: 1 characters is out of bounds (2 to 32)")),
             "{short:?}"
         );
     }

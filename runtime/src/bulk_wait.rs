@@ -282,7 +282,6 @@ async fn query_chunk<'c>(
     if let Some(tenant) = tenant {
         request.set_tenant(tenant.clone());
     }
-    request.options_mut().read = true;
     request.timeout(left);
     request.json(&json!({"filters": {"id": ids}, "page": 1, "pageSize": ids.len()}));
     let answer = request.send_json::<Value>().await.map(|mut answer| {

@@ -30,6 +30,7 @@ use crate::retry::RetryPolicy;
 use crate::tenant::Tenant;
 
 mod attempt;
+pub(crate) use attempt::fill_headers;
 mod budget;
 mod outcome;
 mod retry_loop;
@@ -45,14 +46,15 @@ pub(crate) struct CallOptions {
     pub(crate) retry: Option<RetryPolicy>,
     /// Instead of [`Config::max_body_size`](crate::Config::max_body_size).
     pub(crate) max_body_size: Option<usize>,
-    /// The call only reads (a query sent as `POST`): retried as an idempotent method is.
-    pub(crate) read: bool,
 }
 
 /// A request ready to be sent (and re-sent): everything but the
 /// `Authorization` header.
 pub(crate) struct Prepared {
     pub(crate) method: Method,
+    /// The call only reads ([`Operation::reads`](crate::internal::Operation::reads)): retried
+    /// as an idempotent method is.
+    pub(crate) reads: bool,
     pub(crate) url: reqwest::Url,
     /// The caller's own headers (`Request::header`), when there are any; `accept`,
     /// `content_type`, the tenant header and the runtime's own replace any of the same name.

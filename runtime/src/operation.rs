@@ -182,6 +182,10 @@ pub struct Operation {
     pub error_family: ErrorFamily,
     /// The vendor service that serves it, whose rate limit paces it.
     pub service: &'static Service,
+    /// The call only reads: a `GET`, or a query sent as `POST` (a `.../query` path or a paged
+    /// body). The retry policy repeats it after a `502`-`504` answer, a timeout or a transport
+    /// failure, as it does an idempotent method.
+    pub reads: bool,
 }
 
 /// The vendor service an [`Operation`] is served by, with the rate limit the service publishes

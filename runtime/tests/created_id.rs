@@ -26,6 +26,7 @@ static GET_ACTIVITY: Operation = Operation {
         name: "test",
         rate_limit: None,
     },
+    reads: true,
 };
 
 /// A server answering `POST /api/things` with `answer` (202) and its activity as finished.

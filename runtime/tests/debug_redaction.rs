@@ -25,6 +25,7 @@ static CREATE: Operation = Operation {
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
     service: &UNPACED,
+    reads: false,
 };
 
 static GET_ACTIVITY: Operation = Operation {
@@ -35,6 +36,7 @@ static GET_ACTIVITY: Operation = Operation {
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
     service: &UNPACED,
+    reads: true,
 };
 
 fn assert_masked(what: &str, shown: &str) {

@@ -32,6 +32,7 @@ static GET_OLD: Operation = Operation {
         name: "test",
         rate_limit: None,
     },
+    reads: true,
 };
 
 const MESSAGE: &str = "the service says this operation (in this version) is deprecated";

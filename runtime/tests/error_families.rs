@@ -28,6 +28,7 @@ macro_rules! op {
                 name: "test",
                 rate_limit: None,
             },
+            reads: true,
         };
     };
 }

@@ -50,6 +50,7 @@ static GET_THING: Operation = Operation {
     }],
     error_family: ErrorFamily::ErrorsArray,
     service: &SMALL,
+    reads: true,
 };
 
 /// A server enforcing the small limit per tenant: 429 when over.

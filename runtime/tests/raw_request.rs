@@ -280,6 +280,7 @@ static GET_ACTIVITY: Operation = Operation {
         name: "test",
         rate_limit: None,
     },
+    reads: true,
 };
 
 #[tokio::test]

@@ -43,6 +43,7 @@ static GET_ACTIVITY: Operation = Operation {
         name: "test",
         rate_limit: None,
     },
+    reads: true,
 };
 
 // ---------------------------------------------------------------- shapes

@@ -56,6 +56,7 @@ static GET_THING: Operation = Operation {
     }],
     error_family: ErrorFamily::ErrorsArray,
     service: &SMALL,
+    reads: true,
 };
 
 const FALLBACK: &str =

@@ -511,6 +511,7 @@ async fn slow_answer_is_a_timeout_retried_only_when_idempotent() {
             name: "test",
             rate_limit: None,
         },
+        reads: false,
     };
     let err = call(&client, &POST_ONE, &["1"]).await.unwrap_err();
     assert!(matches!(err, Error::Timeout), "{err:?}");

@@ -74,6 +74,7 @@ const fn get(id: &'static str, path: &'static str, service: &'static Service) ->
         versions: JSON,
         error_family: ErrorFamily::ErrorsArray,
         service,
+        reads: true,
     }
 }
 

@@ -30,6 +30,7 @@ pub static GET_ACTIVITY: Operation = Operation {
         name: "test",
         rate_limit: None,
     },
+    reads: true,
 };
 
 const TENANT: &str = "x-rks-tenantid";

@@ -23,6 +23,7 @@ static GET_UNIT: Operation = Operation {
         name: "test",
         rate_limit: None,
     },
+    reads: true,
 };
 
 #[tokio::test]

@@ -5,7 +5,6 @@ use crate::auth::may_act_for;
 use crate::config::SimConfig;
 use crate::errors::Refusal;
 use crate::model::{BodyKind, Role, Route, Table};
-use crate::schema::validate;
 use crate::state::State;
 use axum::http::HeaderMap;
 use serde_json::{Map, Value};
@@ -13,17 +12,7 @@ use serde_json::{Map, Value};
 /// A query value typed as its schema says (left a string when it does not parse, so that
 /// validation names the problem).
 fn typed(t: &Table, text: &str, schema: &Value) -> Value {
-    let mut s = schema;
-    for _ in 0..8 {
-        match s
-            .get("$ref")
-            .and_then(Value::as_str)
-            .and_then(|r| t.resolve(r))
-        {
-            Some(target) => s = target,
-            None => break,
-        }
-    }
+    let s = t.deref(schema);
     let parsed = match s.get("type").and_then(Value::as_str) {
         Some("integer") => text.parse::<i64>().ok().map(Value::from),
         Some("number") => text.parse::<f64>().ok().map(Value::from),
@@ -31,6 +20,15 @@ fn typed(t: &Table, text: &str, schema: &Value) -> Value {
         _ => None,
     };
     parsed.unwrap_or_else(|| Value::String(text.to_owned()))
+}
+
+/// A body's problem as the simulator words it: `the body: ...` at the root, else its pointer.
+fn in_body(p: &ruckus_one_catalog::Problem) -> String {
+    if p.pointer.is_empty() {
+        format!("the body: {}", p.message)
+    } else {
+        p.to_string()
+    }
 }
 
 pub fn query(
@@ -52,7 +50,7 @@ pub fn query(
             )));
         }
         for v in values {
-            validate(t, &typed(t, v, &p.schema), &p.schema)
+            t.validate(&typed(t, v, &p.schema), &p.schema)
                 .map_err(|e| Refusal::bad_request(format!("query parameter `{}`: {e}", p.name)))?;
         }
     }
@@ -85,7 +83,8 @@ pub fn body(t: &Table, route: &Route, bytes: &[u8]) -> Result<Option<Value>, Ref
             let v: Value = serde_json::from_slice(bytes)
                 .map_err(|e| Refusal::bad_request(format!("the body is not JSON: {e}")))?;
             if !rb.schema.is_null() {
-                validate(t, &v, &rb.schema).map_err(Refusal::bad_request)?;
+                t.validate(&v, &rb.schema)
+                    .map_err(|e| Refusal::bad_request(in_body(&e)))?;
             }
             Ok(Some(v))
         }

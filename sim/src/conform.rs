@@ -12,7 +12,7 @@
 //! network's `wlan` reads back as written), which also ends recursive schemas early.
 
 use crate::model::Table;
-use crate::schema::{is_valid, type_matches};
+use ruckus_one_catalog::type_matches;
 use serde_json::{Map, Value, json};
 use std::cell::Cell;
 
@@ -66,12 +66,12 @@ impl<'a> Samples<'a> {
             return v.cloned().unwrap_or_else(|| json!({}));
         };
         if depth > MAX_DEPTH {
-            if let Some(v) = v.filter(|v| is_valid(self.table, v, schema)) {
+            if let Some(v) = v.filter(|v| self.table.is_valid(v, schema)) {
                 return v.clone();
             }
         }
-        if let Some(r) = s.get("$ref").and_then(Value::as_str) {
-            return match self.table.resolve(r) {
+        if let Some(target) = self.table.referenced(schema) {
+            return match target {
                 Some(target) => {
                     let out = self.go(v, target, depth + 1);
                     // A `format` beside the reference constrains a sample string too.
@@ -103,7 +103,7 @@ impl<'a> Samples<'a> {
             Some("object") => self.object(v, s, depth),
             Some("array") => self.array(v, s, depth),
             Some(t) => match v {
-                Some(x) if is_valid(self.table, x, schema) && fits_format(x, s) => x.clone(),
+                Some(x) if self.table.is_valid(x, schema) && fits_format(x, s) => x.clone(),
                 _ => self.scalar(t, s),
             },
             None if s.contains_key("properties") => self.object(v, s, depth),
@@ -113,7 +113,7 @@ impl<'a> Samples<'a> {
 
     fn any_of(&self, v: Option<&Value>, branches: &[Value], depth: usize) -> Value {
         if let Some(x) = v {
-            if branches.iter().any(|b| is_valid(self.table, x, b)) {
+            if branches.iter().any(|b| self.table.is_valid(x, b)) {
                 return x.clone();
             }
         }
@@ -140,10 +140,10 @@ impl<'a> Samples<'a> {
         let exactly_one = |c: &Value| {
             branches
                 .iter()
-                .filter(|b| is_valid(self.table, c, b))
+                .filter(|b| self.table.is_valid(c, b))
                 .count()
                 == 1
-                && (!tagged || is_valid(self.table, c, &whole))
+                && (!tagged || self.table.is_valid(c, &whole))
         };
         if let Some(x) = v {
             if exactly_one(x) {
@@ -185,7 +185,7 @@ impl<'a> Samples<'a> {
         // Variants that overlap (a shared tag enum, all-optional fields): set a field another
         // variant declares to a value the chosen variant takes and that one refuses.
         for c in &candidates {
-            for chosen in branches.iter().filter(|b| is_valid(self.table, c, b)) {
+            for chosen in branches.iter().filter(|b| self.table.is_valid(c, b)) {
                 let d = self.disambiguate(c.clone(), chosen, branches);
                 if exactly_one(&d) {
                     return d;
@@ -228,7 +228,7 @@ impl<'a> Samples<'a> {
     fn disambiguate(&self, mut c: Value, chosen: &Value, branches: &[Value]) -> Value {
         let own = self.properties(chosen);
         for other in branches.iter().filter(|b| *b != chosen) {
-            if !is_valid(self.table, &c, other) {
+            if !self.table.is_valid(&c, other) {
                 continue;
             }
             let theirs = self.properties(other);
@@ -245,8 +245,8 @@ impl<'a> Samples<'a> {
                 ];
                 pool.into_iter()
                     .flatten()
-                    .filter(|x| mine.is_none_or(|m| is_valid(self.table, x, m)))
-                    .find(|x| !is_valid(self.table, x, ps))
+                    .filter(|x| mine.is_none_or(|m| self.table.is_valid(x, m)))
+                    .find(|x| !self.table.is_valid(x, ps))
                     .map(|x| (name.clone(), x))
             });
             if let (Some((name, x)), Some(m)) = (spoiler, c.as_object_mut()) {
@@ -258,29 +258,15 @@ impl<'a> Samples<'a> {
 
     /// A list of one generated item, for an array schema (through `$ref`s).
     fn one_item(&self, schema: &Value) -> Option<Value> {
-        let s = self.deref(schema);
+        let s = self.table.deref(schema);
         let item = s.get("items")?;
         Some(Value::Array(vec![self.go(None, item, MAX_DEPTH / 2)]))
     }
 
-    fn deref<'s>(&'s self, schema: &'s Value) -> &'s Value {
-        let mut s = schema;
-        for _ in 0..8 {
-            match s
-                .get("$ref")
-                .and_then(Value::as_str)
-                .and_then(|r| self.table.resolve(r))
-            {
-                Some(target) => s = target,
-                None => break,
-            }
-        }
-        s
-    }
-
     /// The properties of an object schema, through `$ref`s.
     fn properties(&self, schema: &Value) -> Map<String, Value> {
-        self.deref(schema)
+        self.table
+            .deref(schema)
             .get("properties")
             .and_then(Value::as_object)
             .cloned()
@@ -306,7 +292,7 @@ impl<'a> Samples<'a> {
         for (name, ps) in props {
             let needed = required.contains(&name.as_str());
             match src.get(name) {
-                Some(Value::Null) if !needed && !is_valid(self.table, &Value::Null, ps) => {}
+                Some(Value::Null) if !needed && !self.table.is_valid(&Value::Null, ps) => {}
                 Some(x) => {
                     out.insert(name.clone(), self.go(Some(x), ps, depth + 1));
                 }

@@ -469,12 +469,9 @@ fn accept_async(
 fn enveloped(table: &Table, route: &Route, object: Value, state: &mut State) -> Value {
     let schema = &route.response.schema;
     let declared = |name: &str| {
-        let resolved = match schema.get("$ref").and_then(Value::as_str) {
-            Some(r) => table.resolve(r),
-            None => Some(schema),
-        };
-        resolved
-            .and_then(|s| s.get("properties"))
+        table
+            .deref(schema)
+            .get("properties")
             .is_some_and(|p| p.get(name).is_some())
     };
     let is_envelope = declared("requestId") && declared("response");

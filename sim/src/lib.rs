@@ -30,7 +30,6 @@ mod negotiate;
 pub mod query;
 mod roles;
 mod router;
-pub mod schema;
 mod server;
 mod sim;
 mod sim_seed;

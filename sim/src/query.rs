@@ -222,10 +222,7 @@ pub fn page(table: &Table, route: &Route, ask: &Ask, items: Vec<Value>) -> Value
 /// The one list field of an unpaged answer object (`{"result": [...]}`), where it has exactly
 /// one: where a list's rows go when the spec gives no paging.
 fn list_field<'t>(table: &'t Table, schema: &'t Value) -> Option<&'t str> {
-    let schema = match schema.get("$ref").and_then(Value::as_str) {
-        Some(r) => table.resolve(r)?,
-        None => schema,
-    };
+    let schema = table.deref(schema);
     let props = schema.get("properties")?.as_object()?;
     let mut lists = props.iter().filter(|(_, p)| {
         let ty = p.get("type");

@@ -294,11 +294,7 @@ fn integer_ids(call: &Call<'_>) -> bool {
         for _ in 0..8 {
             if let Some(items) = s.get("items") {
                 s = items;
-            } else if let Some(target) = s
-                .get("$ref")
-                .and_then(Value::as_str)
-                .and_then(|r| t.resolve(r))
-            {
+            } else if let Some(Some(target)) = t.referenced(s) {
                 s = target;
             } else {
                 break;

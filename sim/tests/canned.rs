@@ -2,7 +2,6 @@
 
 use ruckus_one_sim::conform::Samples;
 use ruckus_one_sim::model::Model;
-use ruckus_one_sim::schema::validate;
 
 #[test]
 fn every_canned_answer_validates() {
@@ -17,13 +16,13 @@ fn every_canned_answer_validates() {
             }
             total += 1;
             let v = samples.conform(None, &r.response.schema);
-            if let Err(e) = validate(table, &v, &r.response.schema) {
+            if let Err(e) = table.validate(&v, &r.response.schema) {
                 failures.push(format!("{} {}: {e}", table.api.name, r.id));
             }
         }
         for f in &table.api.families {
             let v = samples.conform(None, &f.schema);
-            if let Err(e) = validate(table, &v, &f.schema) {
+            if let Err(e) = table.validate(&v, &f.schema) {
                 failures.push(format!("{} family {}: {e}", table.api.name, f.name));
             }
         }

@@ -76,6 +76,7 @@ fn descriptor(op: &OpIr, api: &ApiIr) -> TokenStream {
     let path = &op.path;
     let family = ident(op.error_kind.variant());
     let service = ident(&op.service);
+    let reads = op.reads();
     let versions = op.versions.iter().map(|v| {
         let ct = match &v.content_type {
             Some(c) => quote!(Some(#c)),
@@ -93,6 +94,7 @@ fn descriptor(op: &OpIr, api: &ApiIr) -> TokenStream {
             versions: &[#(#versions),*],
             error_family: ruckus_one_runtime::internal::ErrorFamily::#family,
             service: &super::#service,
+            reads: #reads,
         };
     }
 }

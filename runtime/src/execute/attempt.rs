@@ -168,7 +168,21 @@ fn before<'a, F: Future>(
 /// reqwest's builder, whose every call moves the builder (a few hundred bytes) once more.
 fn request(shared: &Shared, req: &Prepared, authorization: HeaderValue) -> reqwest::Request {
     let mut request = reqwest::Request::new(req.method.to_reqwest(), req.url.clone());
-    let headers = request.headers_mut();
+    fill_headers(request.headers_mut(), shared, req, authorization);
+    if let Some(body) = &req.body {
+        *request.body_mut() = Some(body.clone().into());
+    }
+    request
+}
+
+/// The headers `req` is sent with: the caller's, then those the runtime manages (replacing any
+/// of the same name), `authorization` among them. The one rule for a call and its preview.
+pub(crate) fn fill_headers(
+    headers: &mut HeaderMap,
+    shared: &Shared,
+    req: &Prepared,
+    authorization: HeaderValue,
+) {
     // The call's headers go straight into reqwest's (their values are shared, not copied).
     if let Some(given) = &req.headers {
         headers.clone_from(given);
@@ -184,10 +198,6 @@ fn request(shared: &Shared, req: &Prepared, authorization: HeaderValue) -> reqwe
     if let Some(user_agent) = &shared.user_agent {
         headers.insert(USER_AGENT, user_agent.clone());
     }
-    if let Some(body) = &req.body {
-        *request.body_mut() = Some(body.clone().into());
-    }
-    request
 }
 
 /// What an answer of `status` with `headers` and `body` (read up to `limit`) means for the call:

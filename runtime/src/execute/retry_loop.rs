@@ -100,7 +100,7 @@ fn decide(call: &Call<'_>, failure: Failed, tries: &mut Tries) -> Next {
     tries.failed += 1;
     // A `POST .../query` or the activity query is a read, whatever its method.
     let req = call.req;
-    let idempotent = req.method.is_idempotent() || req.options.as_ref().is_some_and(|o| o.read);
+    let idempotent = req.method.is_idempotent() || req.reads;
     let retryable = failure
         .error
         .failure()

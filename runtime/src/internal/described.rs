@@ -75,8 +75,9 @@ pub fn auth_settings(table: &'static Table) -> &'static AuthSettings {
     })
 }
 
-/// The operation `route` of `table`: its media versions (the default answer's media type
-/// when it has one version), error family and service.
+/// The operation `route` of `table`: its media versions, error family, service and whether it
+/// only reads, as the catalog lists them (the generated client's static of the same operation
+/// is equal: see the `described` test of `ruckus-one-tests`).
 pub fn operation(table: &'static Table, route: &'static Route) -> &'static Operation {
     static OPERATIONS: Built<Operation> = Built::new();
     let key = format!("{} {}", table.api.name, route.id);
@@ -88,25 +89,11 @@ pub fn operation(table: &'static Table, route: &'static Route) -> &'static Opera
         versions: Box::leak(versions(route).into_boxed_slice()),
         error_family: family(table, &route.error_family),
         service: service(table, &route.service),
+        reads: route.reads,
     })
 }
 
 fn versions(route: &Route) -> Vec<MediaTypes> {
-    if route.versions.is_empty() {
-        let accept = match route.response.media_type.as_str() {
-            "" => "application/json",
-            media => leak(media),
-        };
-        let content_type = route
-            .request
-            .as_ref()
-            .and_then(|b| b.types.first())
-            .map(|t| leak(t));
-        return vec![MediaTypes {
-            content_type,
-            accept,
-        }];
-    }
     route
         .versions
         .iter()
@@ -159,5 +146,82 @@ fn service(table: &'static Table, name: &str) -> &'static Service {
                     catalog::LimitScope::Workflow => LimitScope::Workflow,
                 },
             }),
+    })
+}
+
+/// The arguments of one call of a catalog route, as a table-driven caller (the command line,
+/// the MCP server) has them once it has checked them.
+#[derive(Debug, Clone, Default)]
+pub struct Arguments {
+    /// The path parameters' values, in the order of the route's placeholders.
+    pub path: Vec<String>,
+    /// Query parameters by wire name, in the order given.
+    pub query: Vec<(String, String)>,
+    /// Header parameters by wire name.
+    pub headers: Vec<(String, String)>,
+    /// The body, sent in the route's body kind (JSON, or a form for a form body).
+    pub body: Option<serde_json::Value>,
+    /// Index into the route's versions (0: the default).
+    pub version: usize,
+    /// The delegated tenant acted for, instead of the client's.
+    pub tenant: Option<String>,
+}
+
+/// The request `route` of `table` sends with `args`: the one road from a catalog entry to a
+/// call. Sending it (`send_*`, `pages`, `items`) or previewing it
+/// ([`Request::preview`](crate::internal::Request::preview)) encodes and checks the path, query,
+/// media version, body and tenant as the generated client's call does. A body kind a
+/// table-driven caller cannot give (multipart, binary) is an [`Error::InvalidRequest`]
+/// (crate::Error::InvalidRequest).
+pub fn request<'c>(
+    client: &'c crate::Client,
+    table: &'static Table,
+    route: &'static Route,
+    args: &Arguments,
+) -> Result<crate::internal::Request<'c>, crate::Error> {
+    let path: Vec<&str> = args.path.iter().map(String::as_str).collect();
+    let mut request = crate::internal::Request::new(client, operation(table, route), &path);
+    for (name, value) in &args.query {
+        request.push_query(name, value);
+    }
+    for (name, value) in &args.headers {
+        request.push_header(name, value);
+    }
+    if let Some(body) = &args.body {
+        match route.request.as_ref().map(|r| r.kind) {
+            Some(catalog::BodyKind::Json) | None => request.json(body),
+            Some(catalog::BodyKind::Form) => request.form(body),
+            Some(kind) => {
+                return Err(crate::Error::invalid(format!(
+                    "{} takes a {} body, which cannot be given as JSON",
+                    route.id,
+                    kind.as_str()
+                )));
+            }
+        }
+    }
+    if args.version > 0 {
+        request.version(args.version);
+    }
+    if let Some(tenant) = &args.tenant {
+        request.tenant(tenant);
+    }
+    Ok(request)
+}
+
+/// How `route` is paged, for [`Request::pages`](crate::internal::Request::pages) and
+/// [`Request::items`](crate::internal::Request::items); `None` when it is not.
+pub fn paging(route: &'static Route) -> Option<crate::paging::Paging> {
+    use crate::paging::PageStyle;
+    let p = route.paging.as_ref()?;
+    let style = match p.style {
+        catalog::PageStyle::QueryBody => PageStyle::QueryBody,
+        catalog::PageStyle::QueryParams => PageStyle::QueryParams,
+        catalog::PageStyle::Spring => PageStyle::Spring,
+    };
+    Some(crate::paging::Paging {
+        style,
+        items: p.items.as_str(),
+        first_page: u32::try_from(p.first_page).unwrap_or(u32::MAX),
     })
 }

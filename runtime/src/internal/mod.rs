@@ -39,7 +39,7 @@ pub use crate::operation::{
     Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, MediaTypes, Operation, Service,
 };
 pub use crate::paging::{PageStyle, Paging};
-pub use crate::request::Request;
+pub use crate::request::{Preview, Request};
 
 /// The page stream generated paging is built on (see [`Request::pages`]).
 pub mod paging {

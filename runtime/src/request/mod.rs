@@ -2,6 +2,9 @@
 //! what the executor sends ([`prepare`]).
 
 mod prepare;
+mod preview;
+
+pub use preview::Preview;
 
 use crate::sending::Sending;
 use std::fmt::{Display, Write as _};

@@ -15,6 +15,10 @@ impl Request<'_> {
             Target::Operation(op) => (op.id, std::borrow::Cow::Borrowed(op.path)),
             Target::Dynamic(_) => ("raw", std::borrow::Cow::Owned(self.path.clone())),
         };
+        let reads = match &self.target {
+            Target::Operation(op) => op.reads,
+            Target::Dynamic(dynamic) => dynamic.method == Method::Get,
+        };
         let (method, api, family, accept, declared, service) = match &self.target {
             Target::Operation(op) => {
                 let version = op.versions.get(self.version).ok_or_else(|| {
@@ -48,6 +52,7 @@ impl Request<'_> {
         // (which they replace): a call without extra headers builds no header map of its own.
         Ok(Prepared {
             method,
+            reads,
             url,
             headers: (!self.headers.is_empty()).then(|| Box::new(self.headers)),
             accept,

@@ -81,6 +81,7 @@ pub static GET_THING: Operation = Operation {
         name: "test",
         rate_limit: None,
     },
+    reads: true,
 };
 
 pub static GET_THINGS: Operation = Operation {
@@ -94,6 +95,7 @@ pub static GET_THINGS: Operation = Operation {
         name: "test",
         rate_limit: None,
     },
+    reads: true,
 };
 
 pub static POST_THING: Operation = Operation {
@@ -107,6 +109,7 @@ pub static POST_THING: Operation = Operation {
         name: "test",
         rate_limit: None,
     },
+    reads: false,
 };
 
 pub static PUT_THING: Operation = Operation {
@@ -120,6 +123,7 @@ pub static PUT_THING: Operation = Operation {
         name: "test",
         rate_limit: None,
     },
+    reads: false,
 };
 
 pub static PATCH_THING: Operation = Operation {
@@ -133,6 +137,7 @@ pub static PATCH_THING: Operation = Operation {
         name: "test",
         rate_limit: None,
     },
+    reads: false,
 };
 
 pub static DELETE_THING: Operation = Operation {
@@ -146,6 +151,7 @@ pub static DELETE_THING: Operation = Operation {
         name: "test",
         rate_limit: None,
     },
+    reads: false,
 };
 
 pub static GET_ENTITLEMENT: Operation = Operation {
@@ -159,6 +165,7 @@ pub static GET_ENTITLEMENT: Operation = Operation {
         name: "test",
         rate_limit: None,
     },
+    reads: true,
 };
 
 pub static GET_IDENTITY: Operation = Operation {
@@ -172,6 +179,7 @@ pub static GET_IDENTITY: Operation = Operation {
         name: "test",
         rate_limit: None,
     },
+    reads: true,
 };
 
 pub static GET_USERS: Operation = Operation {
@@ -185,6 +193,7 @@ pub static GET_USERS: Operation = Operation {
         name: "test",
         rate_limit: None,
     },
+    reads: true,
 };
 
 pub static CREATE_VENUE: Operation = Operation {
@@ -207,6 +216,7 @@ pub static CREATE_VENUE: Operation = Operation {
         name: "test",
         rate_limit: None,
     },
+    reads: false,
 };
 
 pub static POST_FORM: Operation = Operation {
@@ -223,6 +233,7 @@ pub static POST_FORM: Operation = Operation {
         name: "test",
         rate_limit: None,
     },
+    reads: false,
 };
 
 pub static UPLOAD: Operation = Operation {
@@ -239,6 +250,7 @@ pub static UPLOAD: Operation = Operation {
         name: "test",
         rate_limit: None,
     },
+    reads: false,
 };
 
 pub static PUT_BLOB: Operation = Operation {
@@ -255,6 +267,7 @@ pub static PUT_BLOB: Operation = Operation {
         name: "test",
         rate_limit: None,
     },
+    reads: false,
 };
 
 /// Retries without noticeable waits.

@@ -43,6 +43,7 @@ pub static GET_VENUES: Operation = Operation {
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
     service: &UNPACED,
+    reads: true,
 };
 
 pub static QUERY_ACTIVITIES: Operation = Operation {
@@ -53,4 +54,5 @@ pub static QUERY_ACTIVITIES: Operation = Operation {
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
     service: &UNPACED,
+    reads: true,
 };

@@ -210,18 +210,15 @@ fn route(api: &ApiIr, area: &str, op: &OpIr, role: Option<&(String, Role)>) -> R
         first_page: p.first_page.into(),
         row: p.item_type.as_ref().map(|t| schema(ref_schema(t))),
     });
-    let versions = if op.versions.len() > 1 {
-        op.versions
-            .iter()
-            .map(|v| Version {
-                label: v.label.clone(),
-                content_type: v.content_type.clone(),
-                accept: v.accept.clone(),
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let versions = op
+        .versions
+        .iter()
+        .map(|v| Version {
+            label: v.label.clone(),
+            content_type: v.content_type.clone(),
+            accept: v.accept.clone(),
+        })
+        .collect();
     Route {
         id: op.id.clone(),
         area: area.to_owned(),
@@ -242,6 +239,7 @@ fn route(api: &ApiIr, area: &str, op: &OpIr, role: Option<&(String, Role)>) -> R
             .map(|r| r.status)
             .collect(),
         asynchronous: op.asynchronous,
+        reads: op.reads(),
         path_params: params(&op.path_params),
         query: params(&op.query),
         headers: params(&op.headers),

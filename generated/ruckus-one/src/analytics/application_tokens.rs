@@ -336,6 +336,7 @@ static LIST_APPLICATION_TOKENS: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: true,
 };
 static CREATE_APPLICATION_TOKEN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_application_token",
@@ -350,6 +351,7 @@ static CREATE_APPLICATION_TOKEN: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: false,
 };
 static DELETE_APPLICATION_TOKEN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_application_token",
@@ -364,6 +366,7 @@ static DELETE_APPLICATION_TOKEN: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: false,
 };
 static GET_APPLICATION_TOKEN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_application_token",
@@ -378,6 +381,7 @@ static GET_APPLICATION_TOKEN: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: true,
 };
 static ROTATE_APPLICATION_TOKEN_SECRET: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "rotate_application_token_secret",
@@ -392,4 +396,5 @@ static ROTATE_APPLICATION_TOKEN_SECRET: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: false,
 };

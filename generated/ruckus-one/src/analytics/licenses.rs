@@ -1090,6 +1090,7 @@ static QUERY_LICENSES_AND_HIERARCHY: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: true,
 };
 static LIST_LICENSES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_licenses",
@@ -1104,6 +1105,7 @@ static LIST_LICENSES: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: true,
 };
 static REFRESH_LICENSES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "refresh_licenses",
@@ -1118,6 +1120,7 @@ static REFRESH_LICENSES: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: false,
 };
 static DELETE_ORPHANED_APS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_orphaned_aps",
@@ -1132,6 +1135,7 @@ static DELETE_ORPHANED_APS: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: false,
 };
 static GET_LICENSE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_license",
@@ -1146,6 +1150,7 @@ static GET_LICENSE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: true,
 };
 static UPDATE_LICENSE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_license",
@@ -1160,4 +1165,5 @@ static UPDATE_LICENSE: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: false,
 };

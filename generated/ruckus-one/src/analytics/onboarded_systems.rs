@@ -467,6 +467,7 @@ static LIST_ONBOARDED_SYSTEMS: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: true,
 };
 static DELETE_ONBOARDED_SYSTEM: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_onboarded_system",
@@ -481,6 +482,7 @@ static DELETE_ONBOARDED_SYSTEM: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: false,
 };
 static GET_ONBOARDED_SYSTEM: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_onboarded_system",
@@ -495,4 +497,5 @@ static GET_ONBOARDED_SYSTEM: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: true,
 };

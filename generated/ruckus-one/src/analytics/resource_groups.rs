@@ -458,6 +458,7 @@ static LIST_RESOURCE_GROUPS: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: true,
 };
 static CREATE_RESOURCE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_resource_group",
@@ -472,6 +473,7 @@ static CREATE_RESOURCE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: false,
 };
 static QUERY_RESOURCE_GROUP_FILTERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_resource_group_filters",
@@ -486,6 +488,7 @@ static QUERY_RESOURCE_GROUP_FILTERS: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: true,
 };
 static GET_RESOURCE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_resource_group",
@@ -500,6 +503,7 @@ static GET_RESOURCE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: true,
 };
 static UPDATE_RESOURCE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_resource_group",
@@ -514,4 +518,5 @@ static UPDATE_RESOURCE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: false,
 };

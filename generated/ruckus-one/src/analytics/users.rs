@@ -1222,6 +1222,7 @@ static DELETE_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: false,
 };
 static LIST_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_users",
@@ -1236,6 +1237,7 @@ static LIST_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: true,
 };
 static ADD_INTERNAL_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_internal_user",
@@ -1250,6 +1252,7 @@ static ADD_INTERNAL_USER: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: false,
 };
 static INVITE_THIRD_PARTY_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "invite_third_party_user",
@@ -1264,6 +1267,7 @@ static INVITE_THIRD_PARTY_USER: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: false,
 };
 static LIST_INTERNAL_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_internal_users",
@@ -1278,6 +1282,7 @@ static LIST_INTERNAL_USERS: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: true,
 };
 static UPDATE_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_user",
@@ -1292,4 +1297,5 @@ static UPDATE_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ANALYTICS,
+    reads: false,
 };

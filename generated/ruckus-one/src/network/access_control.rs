@@ -2740,6 +2740,7 @@ static QUERY_ACCESS_CONTROL_PROFILES: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `AccessControlClient::query_access_control_profiles` (Query access control profiles).
 ///
@@ -2824,6 +2825,7 @@ static GET_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_ACCESS_CONTROL_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_access_control_profile_v1",
@@ -2842,6 +2844,7 @@ static GET_ACCESS_CONTROL_PROFILE_V1: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_access_control_profile",
@@ -2856,6 +2859,7 @@ static UPDATE_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static UPDATE_ACCESS_CONTROL_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_access_control_profile_v1",
@@ -2874,6 +2878,7 @@ static UPDATE_ACCESS_CONTROL_PROFILE_V1: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_access_control_profile",
@@ -2896,6 +2901,7 @@ static DELETE_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ADD_APPLICATION_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_application_policy_to_access_control_profile",
@@ -2914,6 +2920,7 @@ static ADD_APPLICATION_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::int
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static REMOVE_APPLICATION_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_application_policy_from_access_control_profile",
@@ -2932,6 +2939,7 @@ static REMOVE_APPLICATION_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ADD_DEVICE_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_device_policy_to_access_control_profile",
@@ -2950,6 +2958,7 @@ static ADD_DEVICE_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static REMOVE_DEVICE_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_device_policy_from_access_control_profile",
@@ -2968,6 +2977,7 @@ static REMOVE_DEVICE_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::int
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ADD_L2_ACL_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_l2_acl_policy_to_access_control_profile",
@@ -2986,6 +2996,7 @@ static ADD_L2_ACL_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static REMOVE_L2_ACL_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_l2_acl_policy_from_access_control_profile",
@@ -3004,6 +3015,7 @@ static REMOVE_L2_ACL_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::int
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ADD_L3_ACL_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_l3_acl_policy_to_access_control_profile",
@@ -3022,6 +3034,7 @@ static ADD_L3_ACL_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static REMOVE_L3_ACL_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_l3_acl_policy_from_access_control_profile",
@@ -3040,6 +3053,7 @@ static REMOVE_L3_ACL_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::int
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static CREATE_APPLICATION_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_application_policy",
@@ -3054,6 +3068,7 @@ static CREATE_APPLICATION_POLICY: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static CREATE_APPLICATION_POLICY_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_application_policy_v1",
@@ -3072,6 +3087,7 @@ static CREATE_APPLICATION_POLICY_V1: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static LIST_APPLICATION_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_application_policies",
@@ -3086,6 +3102,7 @@ static LIST_APPLICATION_POLICIES: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static QUERY_APPLICATION_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_application_policies",
@@ -3104,6 +3121,7 @@ static QUERY_APPLICATION_POLICIES: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `AccessControlClient::query_application_policies` (Query application policies).
 ///
@@ -3186,6 +3204,7 @@ static GET_APPLICATION_POLICY: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_APPLICATION_POLICY_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_application_policy_v1",
@@ -3204,6 +3223,7 @@ static GET_APPLICATION_POLICY_V1: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_APPLICATION_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_application_policy",
@@ -3218,6 +3238,7 @@ static UPDATE_APPLICATION_POLICY: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static UPDATE_APPLICATION_POLICY_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_application_policy_v1",
@@ -3236,6 +3257,7 @@ static UPDATE_APPLICATION_POLICY_V1: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_APPLICATION_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_application_policy",
@@ -3258,6 +3280,7 @@ static DELETE_APPLICATION_POLICY: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static CREATE_DEVICE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_device_policy",
@@ -3272,6 +3295,7 @@ static CREATE_DEVICE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static CREATE_DEVICE_POLICY_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_device_policy_v1",
@@ -3290,6 +3314,7 @@ static CREATE_DEVICE_POLICY_V1: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static LIST_DEVICE_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_device_policies",
@@ -3304,6 +3329,7 @@ static LIST_DEVICE_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static QUERY_DEVICE_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_device_policies",
@@ -3322,6 +3348,7 @@ static QUERY_DEVICE_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `AccessControlClient::query_device_policies` (Query device policies).
 ///
@@ -3404,6 +3431,7 @@ static GET_DEVICE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_DEVICE_POLICY_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_device_policy_v1",
@@ -3422,6 +3450,7 @@ static GET_DEVICE_POLICY_V1: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_DEVICE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_device_policy",
@@ -3436,6 +3465,7 @@ static UPDATE_DEVICE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static UPDATE_DEVICE_POLICY_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_device_policy_v1",
@@ -3454,6 +3484,7 @@ static UPDATE_DEVICE_POLICY_V1: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_DEVICE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_device_policy",
@@ -3476,6 +3507,7 @@ static DELETE_DEVICE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static CREATE_L2_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_l2_acl_policy",
@@ -3498,6 +3530,7 @@ static CREATE_L2_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static LIST_L2_ACL_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_l2_acl_policies",
@@ -3512,6 +3545,7 @@ static LIST_L2_ACL_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static QUERY_L2_ACL_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_l2_acl_policies",
@@ -3530,6 +3564,7 @@ static QUERY_L2_ACL_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `AccessControlClient::query_l2_acl_policies` (Query layer 2 ACL policies).
 ///
@@ -3618,6 +3653,7 @@ static GET_L2_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_L2_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_l2_acl_policy",
@@ -3640,6 +3676,7 @@ static UPDATE_L2_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_L2_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_l2_acl_policy",
@@ -3662,6 +3699,7 @@ static DELETE_L2_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static CREATE_L3_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_l3_acl_policy",
@@ -3684,6 +3722,7 @@ static CREATE_L3_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static LIST_L3_ACL_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_l3_acl_policies",
@@ -3698,6 +3737,7 @@ static LIST_L3_ACL_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static QUERY_L3_ACL_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_l3_acl_policies",
@@ -3716,6 +3756,7 @@ static QUERY_L3_ACL_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `AccessControlClient::query_l3_acl_policies` (Query layer 3 ACL policies).
 ///
@@ -3804,6 +3845,7 @@ static GET_L3_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_L3_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_l3_acl_policy",
@@ -3826,6 +3868,7 @@ static UPDATE_L3_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_L3_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_l3_acl_policy",
@@ -3848,6 +3891,7 @@ static DELETE_L3_ACL_POLICY: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static LIST_APPLICATION_LIBRARY_CATEGORIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_application_library_categories",
@@ -3866,6 +3910,7 @@ static LIST_APPLICATION_LIBRARY_CATEGORIES: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static LIST_APPLICATION_LIBRARY_CATEGORY_APPLICATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_application_library_category_applications",
@@ -3884,6 +3929,7 @@ static LIST_APPLICATION_LIBRARY_CATEGORY_APPLICATIONS: ruckus_one_runtime::inter
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_APPLICATION_LIBRARY_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_application_library_settings",
@@ -3902,6 +3948,7 @@ static GET_APPLICATION_LIBRARY_SETTINGS: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 /// Request builder for `AccessControlClient::get_application_library_settings` (Get application library settings).
 ///
@@ -3978,6 +4025,7 @@ static PATCH_APPLICATION_LIBRARY_SETTINGS: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ADD_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_access_control_profile",
@@ -4000,4 +4048,5 @@ static ADD_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };

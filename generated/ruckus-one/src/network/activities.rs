@@ -1262,6 +1262,7 @@ pub(super) static GET_ACTIVITY: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ACTIVITIES,
+    reads: true,
 };
 static QUERY_ACTIVITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_activities",
@@ -1276,6 +1277,7 @@ static QUERY_ACTIVITIES: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ACTIVITIES,
+    reads: true,
 };
 /// Request builder for `ActivitiesClient::query_activities` (Query activities).
 ///
@@ -1342,6 +1344,7 @@ static UPDATE_ACTIVITY_NOTIFICATION: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ACTIVITIES,
+    reads: false,
 };
 static FIND_ACTIVITY_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "find_activity_devices",
@@ -1356,6 +1359,7 @@ static FIND_ACTIVITY_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ACTIVITIES,
+    reads: true,
 };
 /// Request builder for `ActivitiesClient::find_activity_devices` (Find activity devices).
 ///
@@ -1422,4 +1426,5 @@ static DELETE_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ACTIVITIES,
+    reads: false,
 };

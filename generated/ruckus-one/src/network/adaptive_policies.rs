@@ -3399,6 +3399,7 @@ static GET_PRIORITIZED_RULE_BY_ID: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: true,
 };
 static ASSIGN_POLICY_TO_POLICY_SET_WITH_PRIORITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "assign_policy_to_policy_set_with_priority",
@@ -3417,6 +3418,7 @@ static ASSIGN_POLICY_TO_POLICY_SET_WITH_PRIORITY: ruckus_one_runtime::internal::
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: false,
 };
 static REMOVE_MAPPED_POLICY_SET: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_mapped_policy_set",
@@ -3435,6 +3437,7 @@ static REMOVE_MAPPED_POLICY_SET: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: false,
 };
 static GET_ALL_POLICIES_UNDER_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_policies_under_template",
@@ -3453,6 +3456,7 @@ static GET_ALL_POLICIES_UNDER_TEMPLATE: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: true,
 };
 /// Request builder for `AdaptivePoliciesClient::get_all_policies_under_template` (Get all policies under template).
 ///
@@ -3554,6 +3558,7 @@ static CREATE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: false,
 };
 static GET_ALL_CONDITION_FOR_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_condition_for_policy",
@@ -3572,6 +3577,7 @@ static GET_ALL_CONDITION_FOR_POLICY: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: true,
 };
 /// Request builder for `AdaptivePoliciesClient::get_all_condition_for_policy` (Get all condition for policy).
 ///
@@ -3677,6 +3683,7 @@ static CREATE_POLICY_CONDITION: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: false,
 };
 static GET_ALL_POLICIES_FOR_TEMPLATE_BY_QUERY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_policies_for_template_by_query",
@@ -3695,6 +3702,7 @@ static GET_ALL_POLICIES_FOR_TEMPLATE_BY_QUERY: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: true,
 };
 /// Request builder for `AdaptivePoliciesClient::get_all_policies_for_template_by_query` (Get all policies for template by query).
 ///
@@ -3780,6 +3788,7 @@ static QUERY_ATTRIBUTE_FOR_TEMPLATE: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: true,
 };
 /// Request builder for `AdaptivePoliciesClient::query_attribute_for_template` (Query attribute for template).
 ///
@@ -3875,6 +3884,7 @@ static GET_ALL_TEMPLATES_BY_QUERY: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: true,
 };
 /// Request builder for `AdaptivePoliciesClient::get_all_templates_by_query` (Get all templates by query).
 ///
@@ -3964,6 +3974,7 @@ static GET_ALL_POLICIES_ACROSS_TEMPLATES_BY_QUERY: ruckus_one_runtime::internal:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: true,
 };
 /// Request builder for `AdaptivePoliciesClient::get_all_policies_across_templates_by_query` (Get all policies across templates by query).
 ///
@@ -4049,6 +4060,7 @@ static CREATE_POLICY_SET: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: false,
 };
 static GET_ALL_POLICY_SETS_ASSIGNMENTS_BY_QUERY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_policy_sets_assignments_by_query",
@@ -4067,6 +4079,7 @@ static GET_ALL_POLICY_SETS_ASSIGNMENTS_BY_QUERY: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: true,
 };
 /// Request builder for `AdaptivePoliciesClient::get_all_policy_sets_assignments_by_query` (Get all policy sets assignments by query).
 ///
@@ -4156,6 +4169,7 @@ static GET_ALL_POLICY_SETS_BY_QUERY: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: true,
 };
 /// Request builder for `AdaptivePoliciesClient::get_all_policy_sets_by_query` (Get all policy sets by query).
 ///
@@ -4243,6 +4257,7 @@ static GET_POLICY_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: true,
 };
 static DELETE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_policy",
@@ -4261,6 +4276,7 @@ static DELETE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: false,
 };
 static UPDATE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_policy",
@@ -4279,6 +4295,7 @@ static UPDATE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: false,
 };
 static GET_CONDITION_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_condition_by_id",
@@ -4297,6 +4314,7 @@ static GET_CONDITION_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: true,
 };
 static DELETE_POLICY_CONDITIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_policy_conditions",
@@ -4315,6 +4333,7 @@ static DELETE_POLICY_CONDITIONS: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: false,
 };
 static UPDATE_CONDITION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_condition",
@@ -4333,6 +4352,7 @@ static UPDATE_CONDITION: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: false,
 };
 static GET_POLICY_SET_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_policy_set_by_id",
@@ -4351,6 +4371,7 @@ static GET_POLICY_SET_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: true,
 };
 static DELETE_POLICY_SET: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_policy_set",
@@ -4369,6 +4390,7 @@ static DELETE_POLICY_SET: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: false,
 };
 static UPDATE_POLICY_SET: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_policy_set",
@@ -4387,6 +4409,7 @@ static UPDATE_POLICY_SET: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: false,
 };
 static GET_POLICY_TEMPLATE_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_policy_template_by_id",
@@ -4405,6 +4428,7 @@ static GET_POLICY_TEMPLATE_BY_ID: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: true,
 };
 static GET_ATTRIBUTES_FOR_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_attributes_for_template",
@@ -4423,6 +4447,7 @@ static GET_ATTRIBUTES_FOR_TEMPLATE: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: true,
 };
 /// Request builder for `AdaptivePoliciesClient::get_attributes_for_template` (Get attributes for template).
 ///
@@ -4534,6 +4559,7 @@ static GET_ATTRIBUTES_BY_ID_FOR_TEMPLATE: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: true,
 };
 static GET_ALL_PRIORITIZED_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_prioritized_policies",
@@ -4552,6 +4578,7 @@ static GET_ALL_PRIORITIZED_POLICIES: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: true,
 };
 static GET_ALL_POLICY_SET_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_policy_set_assignments",
@@ -4570,6 +4597,7 @@ static GET_ALL_POLICY_SET_ASSIGNMENTS: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: true,
 };
 /// Request builder for `AdaptivePoliciesClient::get_all_policy_set_assignments` (Get all policy set assignments).
 ///
@@ -4675,4 +4703,5 @@ static GET_ASSIGNMENT_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_ADAPTIVE_POLICY,
+    reads: true,
 };

@@ -4434,6 +4434,7 @@ static GET_AP_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_AP_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_antenna_type_settings",
@@ -4452,6 +4453,7 @@ static UPDATE_AP_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_AP_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_band_mode_settings",
@@ -4466,6 +4468,7 @@ static GET_AP_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_AP_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_band_mode_settings",
@@ -4480,6 +4483,7 @@ static UPDATE_AP_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 /// Request builder for `ApSettingsClient::update_ap_band_mode_settings` (Update AP band mode settings).
 ///
@@ -4538,6 +4542,7 @@ static GET_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_bss_coloring_settings",
@@ -4556,6 +4561,7 @@ static UPDATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_client_admission_control_settings",
@@ -4570,6 +4576,7 @@ static GET_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_client_admission_control_settings",
@@ -4584,6 +4591,7 @@ static UPDATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 /// Request builder for `ApSettingsClient::update_ap_client_admission_control_settings` (Update AP client admission control settings).
 ///
@@ -4642,6 +4650,7 @@ static GET_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_directed_multicast_settings",
@@ -4660,6 +4669,7 @@ static UPDATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::internal::Oper
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_AP_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_external_antenna_settings",
@@ -4678,6 +4688,7 @@ static GET_AP_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_AP_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_external_antenna_settings",
@@ -4696,6 +4707,7 @@ static UPDATE_AP_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_AP_IOT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_iot_settings",
@@ -4714,6 +4726,7 @@ static GET_AP_IOT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_AP_IOT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_iot_settings",
@@ -4732,6 +4745,7 @@ static UPDATE_AP_IOT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_AP_LAN_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_lan_port_settings",
@@ -4746,6 +4760,7 @@ static GET_AP_LAN_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_AP_LAN_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_lan_port_settings",
@@ -4760,6 +4775,7 @@ static UPDATE_AP_LAN_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 /// Request builder for `ApSettingsClient::update_ap_lan_port_settings` (Update AP LAN port settings).
 ///
@@ -4818,6 +4834,7 @@ static GET_AP_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_AP_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_lan_port_specific_settings",
@@ -4836,6 +4853,7 @@ static UPDATE_AP_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::internal::Opera
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_AP_LED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_led_settings",
@@ -4854,6 +4872,7 @@ static GET_AP_LED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_AP_LED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_led_settings",
@@ -4872,6 +4891,7 @@ static UPDATE_AP_LED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_management_traffic_vlan_settings",
@@ -4890,6 +4910,7 @@ static GET_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::internal::Op
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_management_traffic_vlan_settings",
@@ -4908,6 +4929,7 @@ static UPDATE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::internal:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_AP_MESH_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_mesh_settings",
@@ -4926,6 +4948,7 @@ static GET_AP_MESH_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_AP_MESH_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_mesh_settings",
@@ -4944,6 +4967,7 @@ static UPDATE_AP_MESH_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_AP_NETWORK_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_network_settings",
@@ -4962,6 +4986,7 @@ static GET_AP_NETWORK_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_AP_NETWORK_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_network_settings",
@@ -4980,6 +5005,7 @@ static UPDATE_AP_NETWORK_SETTINGS: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_AP_RADIO_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_radio_settings",
@@ -4998,6 +5024,7 @@ static GET_AP_RADIO_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_AP_RADIO_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_radio_settings",
@@ -5016,6 +5043,7 @@ static UPDATE_AP_RADIO_SETTINGS: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_smart_monitor_settings",
@@ -5034,6 +5062,7 @@ static GET_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_smart_monitor_settings",
@@ -5052,6 +5081,7 @@ static UPDATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_AP_SNMP_AGENT_PROFILE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_snmp_agent_profile_settings",
@@ -5070,6 +5100,7 @@ static GET_AP_SNMP_AGENT_PROFILE_SETTINGS: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_AP_SNMP_AGENT_PROFILE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_snmp_agent_profile_settings",
@@ -5088,6 +5119,7 @@ static UPDATE_AP_SNMP_AGENT_PROFILE_SETTINGS: ruckus_one_runtime::internal::Oper
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_sticky_client_steering_settings",
@@ -5106,6 +5138,7 @@ static GET_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_sticky_client_steering_settings",
@@ -5124,6 +5157,7 @@ static UPDATE_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::internal::
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_ap_sticky_client_steering_settings",
@@ -5142,6 +5176,7 @@ static DELETE_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::internal::
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_AP_USB_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_usb_port_settings",
@@ -5160,6 +5195,7 @@ static GET_AP_USB_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_AP_USB_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_usb_port_settings",
@@ -5178,6 +5214,7 @@ static UPDATE_AP_USB_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_AP_CAPABILITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_capabilities",
@@ -5196,6 +5233,7 @@ static GET_AP_CAPABILITIES: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_AP_DHCP_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_dhcp_settings",
@@ -5214,6 +5252,7 @@ static GET_AP_DHCP_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_AP_WIFI_AVAILABLE_CHANNELS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_wifi_available_channels",
@@ -5232,6 +5271,7 @@ static GET_AP_WIFI_AVAILABLE_CHANNELS: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_AP_WIFI_AVAILABLE_CHANNELS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_wifi_available_channels_v1",
@@ -5246,4 +5286,5 @@ static GET_AP_WIFI_AVAILABLE_CHANNELS_V1: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };

@@ -3854,6 +3854,7 @@ static CREATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 static LIST_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_dpsk_services",
@@ -3868,6 +3869,7 @@ static LIST_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: true,
 };
 static QUERY_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_dpsk_services",
@@ -3894,6 +3896,7 @@ static QUERY_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: true,
 };
 /// Request builder for `DpskClient::query_dpsk_services` (Query DPSK services).
 ///
@@ -3974,6 +3977,7 @@ static GET_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: true,
 };
 static UPDATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_dpsk_service",
@@ -4000,6 +4004,7 @@ static UPDATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 static PATCH_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_dpsk_service",
@@ -4026,6 +4031,7 @@ static PATCH_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 static DELETE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_dpsk_service",
@@ -4048,6 +4054,7 @@ static DELETE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 static ADD_IDENTITY_GROUP_TO_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_identity_group_to_dpsk_service",
@@ -4062,6 +4069,7 @@ static ADD_IDENTITY_GROUP_TO_DPSK_SERVICE: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 /// Request builder for `DpskClient::add_identity_group_to_dpsk_service` (Add identity group to DPSK service).
 ///
@@ -4116,6 +4124,7 @@ static REMOVE_IDENTITY_GROUP_FROM_DPSK_SERVICE: ruckus_one_runtime::internal::Op
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 static CREATE_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_dpsk_passphrase",
@@ -4130,6 +4139,7 @@ static CREATE_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 /// Request builder for `DpskClient::create_dpsk_passphrase` (Create DPSK passphrases).
 ///
@@ -4188,6 +4198,7 @@ static IMPORT_DPSK_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 /// Request builder for `DpskClient::import_dpsk_passphrases` (Import DPSK passphrases from CSV).
 ///
@@ -4269,6 +4280,7 @@ static CREATE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 static LIST_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_dpsk_service_passphrases",
@@ -4291,6 +4303,7 @@ static LIST_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: true,
 };
 /// Request builder for `DpskClient::list_dpsk_service_passphrases` (List DPSK passphrases).
 ///
@@ -4407,6 +4420,7 @@ static QUERY_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: true,
 };
 /// Request builder for `DpskClient::query_dpsk_service_passphrases` (Query DPSK passphrases).
 ///
@@ -4487,6 +4501,7 @@ static GET_DPSK_SERVICE_PASSPHRASE: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: true,
 };
 static DELETE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_dpsk_service_passphrases",
@@ -4513,6 +4528,7 @@ static DELETE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 static CREATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_identity_group_dpsk_service",
@@ -4531,6 +4547,7 @@ static CREATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 static CREATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_template_dpsk_service",
@@ -4545,6 +4562,7 @@ static CREATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 static GET_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_template_dpsk_service",
@@ -4559,6 +4577,7 @@ static GET_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: true,
 };
 /// Request builder for `DpskClient::get_template_dpsk_service` (Get DPSK service template).
 ///
@@ -4616,6 +4635,7 @@ static UPDATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 static PATCH_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_template_dpsk_service",
@@ -4630,6 +4650,7 @@ static PATCH_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 static DELETE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_template_dpsk_service",
@@ -4644,6 +4665,7 @@ static DELETE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 static QUERY_TEMPLATE_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_template_dpsk_services",
@@ -4658,6 +4680,7 @@ static QUERY_TEMPLATE_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: true,
 };
 /// Request builder for `DpskClient::query_template_dpsk_services` (Query DPSK service templates).
 ///
@@ -4728,6 +4751,7 @@ static CREATE_TEMPLATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 static LIST_TEMPLATE_WIFI_NETWORK_DPSK_SERVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_template_wifi_network_dpsk_services",
@@ -4742,6 +4766,7 @@ static LIST_TEMPLATE_WIFI_NETWORK_DPSK_SERVICES: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_DPSK,
+    reads: true,
 };
 static ADD_DPSK_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_dpsk_pool_to_identity_group",
@@ -4760,6 +4785,7 @@ static ADD_DPSK_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
+    reads: false,
 };
 static UPDATE_POLICY_SET_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_policy_set_id",
@@ -4778,6 +4804,7 @@ static UPDATE_POLICY_SET_ID: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 static REMOVE_POLICY_SET_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_policy_set_id",
@@ -4796,6 +4823,7 @@ static REMOVE_POLICY_SET_ID: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 static REPLACE_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "replace_dpsk_passphrase",
@@ -4822,6 +4850,7 @@ static REPLACE_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 static PATCH_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_dpsk_passphrase",
@@ -4848,6 +4877,7 @@ static PATCH_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 static CLONE_DPSK_POOL_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "clone_dpsk_pool_template",
@@ -4862,6 +4892,7 @@ static CLONE_DPSK_POOL_TEMPLATE: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 static UPDATE_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_passphrases",
@@ -4888,6 +4919,7 @@ static UPDATE_PASSPHRASES: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 static GET_PASSPHRASE_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_passphrase_devices",
@@ -4910,6 +4942,7 @@ static GET_PASSPHRASE_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
+    reads: true,
 };
 static CREATE_PASSPHRASE_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_passphrase_device",
@@ -4936,6 +4969,7 @@ static CREATE_PASSPHRASE_DEVICE: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 static DELETE_PASSPHRASE_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_passphrase_devices",
@@ -4962,6 +4996,7 @@ static DELETE_PASSPHRASE_DEVICES: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 static EXPORT_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_dpsk_passphrase",
@@ -4984,6 +5019,7 @@ static EXPORT_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
+    reads: false,
 };
 /// Request builder for `DpskClient::export_dpsk_passphrase` (Export dpsk passphrase).
 ///

@@ -3649,6 +3649,7 @@ static QUERY_ENROLLMENT_REGISTRATIONS: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ADMIN_ENROLLMENT,
+    reads: true,
 };
 /// Request builder for `EnrollmentsClient::query_enrollment_registrations` (Query enrollment registrations).
 ///
@@ -3736,6 +3737,7 @@ static QUERY_ENROLLMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ADMIN_ENROLLMENT,
+    reads: true,
 };
 /// Request builder for `EnrollmentsClient::query_enrollments` (Query enrollments).
 ///
@@ -3819,6 +3821,7 @@ static GET_ENROLLMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ADMIN_ENROLLMENT,
+    reads: true,
 };
 static GET_ENROLLMENT_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_enrollment_registration",
@@ -3837,6 +3840,7 @@ static GET_ENROLLMENT_REGISTRATION: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_ADMIN_ENROLLMENT,
+    reads: true,
 };
 static GET_STEP_FOR_NAV: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_step_for_nav",
@@ -3855,6 +3859,7 @@ static GET_STEP_FOR_NAV: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DEVICE_ENROLLMENT,
+    reads: true,
 };
 /// Request builder for `EnrollmentsClient::get_step_for_nav` (Get step for nav).
 ///
@@ -3921,6 +3926,7 @@ static UPDATE_STEP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DEVICE_ENROLLMENT,
+    reads: false,
 };
 /// Request builder for `EnrollmentsClient::update_step` (Update step).
 ///
@@ -4009,6 +4015,7 @@ static LOGIN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::inte
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DEVICE_ENROLLMENT,
+    reads: false,
 };
 static GET_ENROLLMENT_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_enrollment_workflow",
@@ -4027,6 +4034,7 @@ static GET_ENROLLMENT_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DEVICE_ENROLLMENT,
+    reads: true,
 };
 static GET_CURRENT_STEP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_current_step",
@@ -4045,6 +4053,7 @@ static GET_CURRENT_STEP: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DEVICE_ENROLLMENT,
+    reads: true,
 };
 static GET_ENROLLMENT_FILE_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_enrollment_file_url",
@@ -4059,6 +4068,7 @@ static GET_ENROLLMENT_FILE_URL: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DEVICE_ENROLLMENT,
+    reads: true,
 };
 static FETCH_ENROLLMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "fetch_enrollment",
@@ -4077,6 +4087,7 @@ static FETCH_ENROLLMENT: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DEVICE_ENROLLMENT,
+    reads: true,
 };
 static DOWNLOAD_CERTIFICATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "download_certificate",
@@ -4091,6 +4102,7 @@ static DOWNLOAD_CERTIFICATE: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DEVICE_ENROLLMENT,
+    reads: true,
 };
 /// Request builder for `EnrollmentsClient::download_certificate` (Download certificate).
 ///

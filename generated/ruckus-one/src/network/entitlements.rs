@@ -4282,6 +4282,7 @@ static QUERY_TENANT_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Opera
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
+    reads: true,
 };
 /// Request builder for `EntitlementsClient::query_tenant_entitlement_assignments` (Query entitlement assignments of a tenant).
 ///
@@ -4355,6 +4356,7 @@ static CREATE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
+    reads: false,
 };
 /// Request builder for `EntitlementsClient::create_self_entitlement_assignment` (Create entitlement assignment of the own tenant).
 ///
@@ -4409,6 +4411,7 @@ static QUERY_SELF_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
+    reads: true,
 };
 /// Request builder for `EntitlementsClient::query_self_entitlement_assignments` (Query entitlement assignments of the own tenant).
 ///
@@ -4482,6 +4485,7 @@ static DELETE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
+    reads: false,
 };
 static PATCH_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_self_entitlement_assignment",
@@ -4496,6 +4500,7 @@ static PATCH_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
+    reads: false,
 };
 /// Request builder for `EntitlementsClient::patch_self_entitlement_assignment` (Update entitlement assignment of the own tenant (partial)).
 ///
@@ -4550,6 +4555,7 @@ static QUERY_ENTITLEMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
+    reads: true,
 };
 /// Request builder for `EntitlementsClient::query_entitlements` (Query entitlements).
 ///
@@ -4627,6 +4633,7 @@ static QUERY_ENTITLEMENT_UTILIZATIONS: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
+    reads: true,
 };
 /// Request builder for `EntitlementsClient::query_entitlement_utilizations` (Query utilizations).
 ///
@@ -4706,6 +4713,7 @@ static QUERY_MILEAGE_REPORTS: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
+    reads: true,
 };
 /// Request builder for `EntitlementsClient::query_mileage_reports` (Query mileage reports).
 ///
@@ -4779,6 +4787,7 @@ static QUERY_COMPLIANCES: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
+    reads: true,
 };
 /// Request builder for `EntitlementsClient::query_compliances` (Query compliances).
 ///
@@ -4852,6 +4861,7 @@ static QUERY_BANNERS: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
+    reads: true,
 };
 /// Request builder for `EntitlementsClient::query_banners` (Query banners).
 ///
@@ -4925,6 +4935,7 @@ static QUERY_AVAILABILITY_REPORTS: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
+    reads: true,
 };
 /// Request builder for `EntitlementsClient::query_availability_reports` (Query availability reports).
 ///
@@ -4979,6 +4990,7 @@ static QUERY_AVAILABILITY_REPORTS_V2: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
+    reads: true,
 };
 /// Request builder for `EntitlementsClient::query_availability_reports_v2` (Query availability reports (v2)).
 ///
@@ -5052,6 +5064,7 @@ static QUERY_ATTENTION_NOTES: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
+    reads: true,
 };
 /// Request builder for `EntitlementsClient::query_attention_notes` (Query attention notes).
 ///
@@ -5125,6 +5138,7 @@ static GET_ENTITLEMENT_SETTINGS: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
+    reads: true,
 };
 static PATCH_ENTITLEMENT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_entitlement_settings",
@@ -5139,6 +5153,7 @@ static PATCH_ENTITLEMENT_SETTINGS: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
+    reads: false,
 };
 /// Request builder for `EntitlementsClient::patch_entitlement_settings` (Update entitlement settings (partial)).
 ///
@@ -5193,6 +5208,7 @@ static LIST_ENTITLEMENT_LICENSE_USAGE_REPORTS: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
+    reads: true,
 };
 static LIST_BANNERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_banners",
@@ -5207,6 +5223,7 @@ static LIST_BANNERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
+    reads: true,
 };
 /// Request builder for `EntitlementsClient::list_banners` (List banners).
 ///
@@ -5273,6 +5290,7 @@ static LIST_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
+    reads: true,
 };
 static CREATE_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_entitlement_assignment",
@@ -5287,6 +5305,7 @@ static CREATE_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
+    reads: false,
 };
 static DELETE_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_entitlement_assignments",
@@ -5301,6 +5320,7 @@ static DELETE_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
+    reads: false,
 };
 static PATCH_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_entitlement_assignments",
@@ -5315,6 +5335,7 @@ static PATCH_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
+    reads: false,
 };
 static LIST_ENTITLEMENT_ASSIGNMENT_SUMMARIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_entitlement_assignment_summaries",
@@ -5329,6 +5350,7 @@ static LIST_ENTITLEMENT_ASSIGNMENT_SUMMARIES: ruckus_one_runtime::internal::Oper
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
+    reads: true,
 };
 static LIST_ENTITLEMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_entitlements",
@@ -5343,6 +5365,7 @@ static LIST_ENTITLEMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
+    reads: true,
 };
 static LIST_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_entitlement_summaries",
@@ -5357,6 +5380,7 @@ static LIST_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENTS,
+    reads: true,
 };
 static LIST_LICENSE_USAGE_REPORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_license_usage_reports",
@@ -5371,6 +5395,7 @@ static LIST_LICENSE_USAGE_REPORTS: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
+    reads: true,
 };
 static LIST_MSP_ENTITLEMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_entitlements",
@@ -5385,6 +5410,7 @@ static LIST_MSP_ENTITLEMENTS: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
+    reads: true,
 };
 static LIST_MSP_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_entitlement_summaries",
@@ -5399,6 +5425,7 @@ static LIST_MSP_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
+    reads: true,
 };
 static LIST_MSP_BANNERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_banners",
@@ -5413,4 +5440,5 @@ static LIST_MSP_BANNERS: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::FlatObject,
     service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
+    reads: true,
 };

@@ -1147,6 +1147,7 @@ static QUERY_HISTORICAL_CLIENTS: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
+    reads: true,
 };
 /// Request builder for `EventsAlarmsClient::query_historical_clients` (Query historical clients).
 ///
@@ -1228,6 +1229,7 @@ static QUERY_EVENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
+    reads: true,
 };
 /// Request builder for `EventsAlarmsClient::query_events` (Query events).
 ///
@@ -1309,6 +1311,7 @@ static QUERY_EVENT_METAS: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
+    reads: true,
 };
 static QUERY_EVENT_DETAILS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_event_details",
@@ -1327,6 +1330,7 @@ static QUERY_EVENT_DETAILS: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
+    reads: true,
 };
 static EXPORT_EVENTS_CSV: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_events_csv",
@@ -1345,6 +1349,7 @@ static EXPORT_EVENTS_CSV: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
+    reads: false,
 };
 static LIST_ADMIN_GROUP_LATEST_LOGINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_admin_group_latest_logins",
@@ -1363,6 +1368,7 @@ static LIST_ADMIN_GROUP_LATEST_LOGINS: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
+    reads: true,
 };
 static QUERY_ALARMS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_alarms",
@@ -1381,6 +1387,7 @@ static QUERY_ALARMS: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
+    reads: true,
 };
 /// Request builder for `EventsAlarmsClient::query_alarms` (Query alarms).
 ///
@@ -1462,6 +1469,7 @@ static QUERY_ALARM_METAS: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
+    reads: true,
 };
 static PATCH_ALARM: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_alarm",
@@ -1480,6 +1488,7 @@ static PATCH_ALARM: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EVENTS_ALARMS,
+    reads: false,
 };
 /// Request builder for `EventsAlarmsClient::patch_alarm` (Clear alarm).
 ///

@@ -110,6 +110,7 @@ static GET_UPLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_FILE,
+    reads: false,
 };
 static GET_DOWNLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_download_url",
@@ -124,6 +125,7 @@ static GET_DOWNLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_FILE,
+    reads: true,
 };
 static GET_FILE_DOWNLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_file_download_url",
@@ -138,4 +140,5 @@ static GET_FILE_DOWNLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_FILE,
+    reads: true,
 };

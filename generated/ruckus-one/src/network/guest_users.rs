@@ -3693,6 +3693,7 @@ static IMPORT_NETWORK_GUEST_USERS: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 static LIST_GUEST_USERS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_guest_users_legacy",
@@ -3707,6 +3708,7 @@ static LIST_GUEST_USERS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: true,
 };
 static CREATE_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_guest_user_legacy",
@@ -3721,6 +3723,7 @@ static CREATE_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 /// Request builder for `GuestUsersClient::create_guest_user_legacy` (Create guest users).
 ///
@@ -3775,6 +3778,7 @@ static DELETE_GUEST_USERS_LEGACY: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 static GET_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_guest_user_legacy",
@@ -3789,6 +3793,7 @@ static GET_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: true,
 };
 static PATCH_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_guest_user_legacy",
@@ -3803,6 +3808,7 @@ static PATCH_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 /// Request builder for `GuestUsersClient::patch_guest_user_legacy` (Patch guest user).
 ///
@@ -3857,6 +3863,7 @@ static DELETE_GUEST_USER_LEGACY: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 static CREATE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_wifi_network_guest_user",
@@ -3875,6 +3882,7 @@ static CREATE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 /// Request builder for `GuestUsersClient::create_wifi_network_guest_user` (Create guest user on a Wi-Fi network).
 ///
@@ -3944,6 +3952,7 @@ static PATCH_WIFI_NETWORK_GUEST_USERS: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 static GET_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_guest_user",
@@ -3962,6 +3971,7 @@ static GET_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: true,
 };
 static PATCH_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_wifi_network_guest_user",
@@ -3980,6 +3990,7 @@ static PATCH_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 static DELETE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_wifi_network_guest_user",
@@ -3998,6 +4009,7 @@ static DELETE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 static QUERY_GUEST_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_guest_users",
@@ -4012,6 +4024,7 @@ static QUERY_GUEST_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `GuestUsersClient::query_guest_users` (Query guest users).
 ///
@@ -4086,6 +4099,7 @@ static QUERY_GUEST_USERS_V1: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `GuestUsersClient::query_guest_users_v1` (Query guest users (v1)).
 ///
@@ -4158,6 +4172,7 @@ static EXPORT_GUEST_USERS_CSV: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 /// Request builder for `GuestUsersClient::export_guest_users_csv` (Export guest users as CSV).
 ///

@@ -4464,6 +4464,7 @@ static LIST_IDENTITY_GROUPS: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
+    reads: true,
 };
 /// Request builder for `IdentityClient::list_identity_groups` (List identity groups).
 ///
@@ -4572,6 +4573,7 @@ static QUERY_IDENTITY_GROUPS: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
+    reads: true,
 };
 /// Request builder for `IdentityClient::query_identity_groups` (Query identity groups).
 ///
@@ -4676,6 +4678,7 @@ static CREATE_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
+    reads: false,
 };
 /// Request builder for `IdentityClient::create_identity_group` (Create identity group).
 ///
@@ -4734,6 +4737,7 @@ static GET_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
+    reads: true,
 };
 static DELETE_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_identity_group",
@@ -4748,6 +4752,7 @@ static DELETE_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
+    reads: false,
 };
 static PATCH_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_identity_group",
@@ -4762,6 +4767,7 @@ static PATCH_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
+    reads: false,
 };
 /// Request builder for `IdentityClient::patch_identity_group` (Patch identity group).
 ///
@@ -4820,6 +4826,7 @@ static ADD_POLICY_SET_TO_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
+    reads: false,
 };
 static REMOVE_POLICY_SET_FROM_IDENTITY_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_policy_set_from_identity_group",
@@ -4838,6 +4845,7 @@ static REMOVE_POLICY_SET_FROM_IDENTITY_GROUP: ruckus_one_runtime::internal::Oper
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
+    reads: false,
 };
 static LIST_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_identities",
@@ -4856,6 +4864,7 @@ static LIST_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
+    reads: true,
 };
 /// Request builder for `IdentityClient::list_identities` (List identities).
 ///
@@ -4941,6 +4950,7 @@ static QUERY_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
+    reads: true,
 };
 /// Request builder for `IdentityClient::query_identities` (Query identities).
 ///
@@ -5041,6 +5051,7 @@ static CREATE_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
+    reads: false,
 };
 static GET_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_identity",
@@ -5059,6 +5070,7 @@ static GET_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
+    reads: true,
 };
 static DELETE_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_identities",
@@ -5073,6 +5085,7 @@ static DELETE_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
+    reads: false,
 };
 static DELETE_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_identity",
@@ -5087,6 +5100,7 @@ static DELETE_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
+    reads: false,
 };
 static PATCH_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_identity",
@@ -5101,6 +5115,7 @@ static PATCH_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
+    reads: false,
 };
 static CREATE_IDENTITY_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_identity_device",
@@ -5115,6 +5130,7 @@ static CREATE_IDENTITY_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
+    reads: false,
 };
 /// Request builder for `IdentityClient::create_identity_device` (Add identity devices).
 ///
@@ -5169,6 +5185,7 @@ static DELETE_IDENTITY_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
+    reads: false,
 };
 static DELETE_IDENTITY_ETHERNET_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_identity_ethernet_port",
@@ -5183,6 +5200,7 @@ static DELETE_IDENTITY_ETHERNET_PORT: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
+    reads: false,
 };
 static UPDATE_IDENTITY_VENUE_ETHERNET_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_identity_venue_ethernet_ports",
@@ -5201,6 +5219,7 @@ static UPDATE_IDENTITY_VENUE_ETHERNET_PORTS: ruckus_one_runtime::internal::Opera
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
+    reads: false,
 };
 static IMPORT_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "import_identities",
@@ -5215,6 +5234,7 @@ static IMPORT_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
+    reads: false,
 };
 static EXPORT_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_identities",
@@ -5229,6 +5249,7 @@ static EXPORT_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
+    reads: false,
 };
 /// Request builder for `IdentityClient::export_identities` (Export identities to CSV).
 ///
@@ -5283,6 +5304,7 @@ static CREATE_POLICY_SET_EVALUATION: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
+    reads: false,
 };
 /// Request builder for `IdentityClient::create_policy_set_evaluation` (Evaluate policy sets).
 ///
@@ -5341,6 +5363,7 @@ static CREATE_POLICY_SET_EVALUATION_REPORT: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_POLICY,
+    reads: false,
 };
 static LIST_POLICY_SETS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_policy_sets",
@@ -5355,6 +5378,7 @@ static LIST_POLICY_SETS: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
+    reads: true,
 };
 static LIST_POLICY_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_policy_templates",
@@ -5369,6 +5393,7 @@ static LIST_POLICY_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
+    reads: true,
 };
 static LIST_POLICY_TEMPLATE_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_policy_template_policies",
@@ -5383,6 +5408,7 @@ static LIST_POLICY_TEMPLATE_POLICIES: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
+    reads: true,
 };
 static EXPORT_GROUPS_CSV: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_groups_csv",
@@ -5401,6 +5427,7 @@ static EXPORT_GROUPS_CSV: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
+    reads: false,
 };
 /// Request builder for `IdentityClient::export_groups_csv` (Export groups csv).
 ///
@@ -5475,6 +5502,7 @@ static QUERY_EXTERNAL_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
+    reads: true,
 };
 static LIST_ALL_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_all_identities",
@@ -5493,6 +5521,7 @@ static LIST_ALL_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_IDENTITY,
+    reads: true,
 };
 static ALLOCATE_IDENTITY_VNI: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "allocate_identity_vni",
@@ -5511,4 +5540,5 @@ static ALLOCATE_IDENTITY_VNI: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
+    reads: false,
 };

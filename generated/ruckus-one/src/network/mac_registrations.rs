@@ -2863,6 +2863,7 @@ static ADD_MAC_REGISTRATION_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_IDENTITY,
+    reads: false,
 };
 static CREATE_IDENTITY_GROUP_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_identity_group_mac_registration_pool",
@@ -2881,6 +2882,7 @@ static CREATE_IDENTITY_GROUP_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
+    reads: false,
 };
 static LIST_MAC_REGISTRATION_POOLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_mac_registration_pools",
@@ -2899,6 +2901,7 @@ static LIST_MAC_REGISTRATION_POOLS: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
+    reads: true,
 };
 /// Request builder for `MacRegistrationsClient::list_mac_registration_pools` (List MAC registration pools).
 ///
@@ -2999,6 +3002,7 @@ static CREATE_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
+    reads: false,
 };
 static CREATE_MAC_REGISTRATION_POOL_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_mac_registration_pool_v1",
@@ -3017,6 +3021,7 @@ static CREATE_MAC_REGISTRATION_POOL_V1: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
+    reads: false,
 };
 static GET_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_mac_registration_pool",
@@ -3035,6 +3040,7 @@ static GET_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
+    reads: true,
 };
 static DELETE_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_mac_registration_pool",
@@ -3049,6 +3055,7 @@ static DELETE_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
+    reads: false,
 };
 static DELETE_MAC_REGISTRATION_POOL_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_mac_registration_pool_v1",
@@ -3067,6 +3074,7 @@ static DELETE_MAC_REGISTRATION_POOL_V1: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
+    reads: false,
 };
 static QUERY_MAC_REGISTRATION_POOLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_mac_registration_pools",
@@ -3085,6 +3093,7 @@ static QUERY_MAC_REGISTRATION_POOLS: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
+    reads: true,
 };
 /// Request builder for `MacRegistrationsClient::query_mac_registration_pools` (Query MAC registration pools).
 ///
@@ -3189,6 +3198,7 @@ static LIST_MAC_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
+    reads: true,
 };
 /// Request builder for `MacRegistrationsClient::list_mac_registrations` (List MAC registrations).
 ///
@@ -3289,6 +3299,7 @@ static CREATE_MAC_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
+    reads: false,
 };
 static CREATE_MAC_REGISTRATION_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_mac_registration_v1",
@@ -3307,6 +3318,7 @@ static CREATE_MAC_REGISTRATION_V1: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
+    reads: false,
 };
 static DELETE_MAC_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_mac_registrations",
@@ -3321,6 +3333,7 @@ static DELETE_MAC_REGISTRATIONS: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
+    reads: false,
 };
 static DELETE_MAC_REGISTRATIONS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_mac_registrations_v1",
@@ -3339,6 +3352,7 @@ static DELETE_MAC_REGISTRATIONS_V1: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
+    reads: false,
 };
 static GET_MAC_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_mac_registration",
@@ -3357,6 +3371,7 @@ static GET_MAC_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
+    reads: true,
 };
 static DELETE_MAC_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_mac_registration",
@@ -3371,6 +3386,7 @@ static DELETE_MAC_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
+    reads: false,
 };
 static DELETE_MAC_REGISTRATION_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_mac_registration_v1",
@@ -3389,6 +3405,7 @@ static DELETE_MAC_REGISTRATION_V1: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
+    reads: false,
 };
 static QUERY_MAC_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_mac_registrations",
@@ -3407,6 +3424,7 @@ static QUERY_MAC_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
+    reads: true,
 };
 /// Request builder for `MacRegistrationsClient::query_mac_registrations` (Query MAC registrations).
 ///
@@ -3511,6 +3529,7 @@ static ADD_POLICY_SET_TO_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Op
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
+    reads: false,
 };
 static REMOVE_POLICY_SET_FROM_MAC_REGISTRATION_POOL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_policy_set_from_mac_registration_pool",
@@ -3529,6 +3548,7 @@ static REMOVE_POLICY_SET_FROM_MAC_REGISTRATION_POOL: ruckus_one_runtime::interna
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
+    reads: false,
 };
 static LIST_WIFI_NETWORK_MAC_REGISTRATION_POOLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_wifi_network_mac_registration_pools",
@@ -3547,6 +3567,7 @@ static LIST_WIFI_NETWORK_MAC_REGISTRATION_POOLS: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
+    reads: true,
 };
 static IMPORT_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "import_registrations",
@@ -3569,6 +3590,7 @@ static IMPORT_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
+    reads: false,
 };
 /// Request builder for `MacRegistrationsClient::import_registrations` (Import registrations).
 ///
@@ -3661,6 +3683,7 @@ static UPDATE_REGISTRATION: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
+    reads: false,
 };
 static UPDATE_POOL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_pool",
@@ -3683,4 +3706,5 @@ static UPDATE_POOL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MAC_REGISTRATION,
+    reads: false,
 };

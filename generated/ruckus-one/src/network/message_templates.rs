@@ -1173,6 +1173,7 @@ static MSG_TEMPLATE_GET_ALL_TEMPLATE_SCOPES: ruckus_one_runtime::internal::Opera
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MESSAGE_TEMPLATES,
+    reads: true,
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_all_template_scopes` (Msg template get all template scopes).
 ///
@@ -1268,6 +1269,7 @@ static MSG_TEMPLATE_GET_TEMPLATE_SCOPE: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MESSAGE_TEMPLATES,
+    reads: true,
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_template_scope` (Msg template get template scope).
 ///
@@ -1324,6 +1326,7 @@ static MSG_TEMPLATE_GET_VARIABLES_FOR_TEMPLATE_SCOPE: ruckus_one_runtime::intern
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MESSAGE_TEMPLATES,
+    reads: true,
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_variables_for_template_scope` (Msg template get variables for template scope).
 ///
@@ -1415,6 +1418,7 @@ static MSG_TEMPLATE_GET_TEMPLATES_FOR_SCOPE: ruckus_one_runtime::internal::Opera
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MESSAGE_TEMPLATES,
+    reads: true,
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_templates_for_scope` (Msg template get templates for scope).
 ///
@@ -1506,6 +1510,7 @@ static MSG_TEMPLATE_GET_ALL_TEMPLATE_REGISTRATIONS: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MESSAGE_TEMPLATES,
+    reads: true,
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_all_template_registrations` (Msg template get all template registrations).
 ///
@@ -1599,6 +1604,7 @@ static MSG_TEMPLATE_GET_TEMPLATE: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MESSAGE_TEMPLATES,
+    reads: true,
 };
 static MSG_TEMPLATE_GET_ALL_REGISTRATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "msg_template_get_all_registrations",
@@ -1613,6 +1619,7 @@ static MSG_TEMPLATE_GET_ALL_REGISTRATIONS: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MESSAGE_TEMPLATES,
+    reads: true,
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_all_registrations` (Msg template get all registrations).
 ///
@@ -1706,4 +1713,5 @@ static MSG_TEMPLATE_GET_REGISTRATION: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_MESSAGE_TEMPLATES,
+    reads: true,
 };

@@ -4221,6 +4221,7 @@ static QUERY_MSP_ECS: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `MspClient::query_msp_ecs` (Query managed end-customer tenants).
 ///
@@ -4306,6 +4307,7 @@ static LIST_BRANDINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 static UPDATE_BRANDINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_brandings",
@@ -4324,6 +4326,7 @@ static UPDATE_BRANDINGS: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: false,
 };
 static CREATE_BRANDING: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_branding",
@@ -4342,6 +4345,7 @@ static CREATE_BRANDING: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: false,
 };
 static CREATE_LOGO_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_logo_file",
@@ -4360,6 +4364,7 @@ static CREATE_LOGO_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: false,
 };
 static GET_LOGO_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_logo_file",
@@ -4378,6 +4383,7 @@ static GET_LOGO_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 /// Request builder for `MspClient::get_logo_file` (Download logo file).
 ///
@@ -4442,6 +4448,7 @@ static EXPORT_MSP_EC_INVENTORIES_CSV: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: false,
 };
 static LIST_MSP_CUSTOMERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customers",
@@ -4456,6 +4463,7 @@ static LIST_MSP_CUSTOMERS: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 static CREATE_MSP_CUSTOMER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_msp_customer",
@@ -4470,6 +4478,7 @@ static CREATE_MSP_CUSTOMER: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
+    reads: false,
 };
 /// Request builder for `MspClient::create_msp_customer` (Create MSP customer).
 ///
@@ -4524,6 +4533,7 @@ static GET_MSP_CUSTOMER: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 static UPDATE_MSP_CUSTOMER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_msp_customer",
@@ -4538,6 +4548,7 @@ static UPDATE_MSP_CUSTOMER: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
+    reads: false,
 };
 /// Request builder for `MspClient::update_msp_customer` (Update MSP customer).
 ///
@@ -4592,6 +4603,7 @@ static DELETE_MSP_CUSTOMER: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
+    reads: false,
 };
 static LIST_MSP_CUSTOMER_MSP_ADMINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customer_msp_admins",
@@ -4606,6 +4618,7 @@ static LIST_MSP_CUSTOMER_MSP_ADMINS: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 static LIST_MSP_CUSTOMER_ADMINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customer_admins",
@@ -4620,6 +4633,7 @@ static LIST_MSP_CUSTOMER_ADMINS: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 static GET_MSP_CUSTOMER_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_msp_customer_admin",
@@ -4634,6 +4648,7 @@ static GET_MSP_CUSTOMER_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 static LIST_MSP_CUSTOMER_INVITATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customer_invitations",
@@ -4648,6 +4663,7 @@ static LIST_MSP_CUSTOMER_INVITATIONS: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 static LIST_MSP_CUSTOMER_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customer_delegations",
@@ -4662,6 +4678,7 @@ static LIST_MSP_CUSTOMER_DELEGATIONS: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 static LIST_MSP_CUSTOMER_DELEGATOR_ADMINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customer_delegator_admins",
@@ -4676,6 +4693,7 @@ static LIST_MSP_CUSTOMER_DELEGATOR_ADMINS: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 static GET_MSP_CUSTOMER_ACTIVATION_STATUS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_msp_customer_activation_status",
@@ -4690,6 +4708,7 @@ static GET_MSP_CUSTOMER_ACTIVATION_STATUS: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 static LIST_MSP_CUSTOMER_LOGO_URLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customer_logo_urls",
@@ -4704,6 +4723,7 @@ static LIST_MSP_CUSTOMER_LOGO_URLS: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 static LIST_MSP_FIRMWARE_UPGRADE_SCHEDULES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_firmware_upgrade_schedules",
@@ -4718,6 +4738,7 @@ static LIST_MSP_FIRMWARE_UPGRADE_SCHEDULES: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 static LIST_MSP_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_delegations",
@@ -4732,6 +4753,7 @@ static LIST_MSP_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 static LIST_MSP_ADMIN_ASSOCIATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_admin_associations",
@@ -4746,6 +4768,7 @@ static LIST_MSP_ADMIN_ASSOCIATIONS: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 static GET_MSP_INTEGRATOR: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_msp_integrator",
@@ -4760,6 +4783,7 @@ static GET_MSP_INTEGRATOR: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 static LIST_MSP_LABELS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_labels",
@@ -4774,6 +4798,7 @@ static LIST_MSP_LABELS: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 static UPDATE_MSP_LABELS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_msp_labels",
@@ -4788,6 +4813,7 @@ static UPDATE_MSP_LABELS: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
+    reads: false,
 };
 /// Request builder for `MspClient::update_msp_labels` (Update MSP labels).
 ///
@@ -4842,6 +4868,7 @@ static CREATE_MSP_LABEL: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
+    reads: false,
 };
 /// Request builder for `MspClient::create_msp_label` (Create MSP label).
 ///
@@ -4896,6 +4923,7 @@ static GET_MSP_LABEL: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 static LIST_MSP_LABEL_BASE_URLS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_label_base_urls",
@@ -4910,6 +4938,7 @@ static LIST_MSP_LABEL_BASE_URLS: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 static GET_MSP_ECS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_msp_ecs",
@@ -4928,6 +4957,7 @@ static GET_MSP_ECS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `MspClient::get_msp_ecs` (Get msp ecs).
 ///
@@ -5013,6 +5043,7 @@ static GET_DEVICE_INVENTORY: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `MspClient::get_device_inventory` (Get device inventory).
 ///
@@ -5093,6 +5124,7 @@ static GET_DELEGATIONS_FOR_VIEW: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `MspClient::get_delegations_for_view` (Get delegations for view).
 ///

@@ -2611,6 +2611,7 @@ static LIST_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: true,
 };
 static CREATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_portal_service_profile",
@@ -2629,6 +2630,7 @@ static CREATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 static CREATE_PORTAL_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_portal_service_profile_v1",
@@ -2643,6 +2645,7 @@ static CREATE_PORTAL_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 static DELETE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_portal_service_profiles",
@@ -2657,6 +2660,7 @@ static DELETE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 static QUERY_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_portal_service_profiles",
@@ -2675,6 +2679,7 @@ static QUERY_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `PortalServiceProfilesClient::query_portal_service_profiles` (Query portal service profiles).
 ///
@@ -2759,6 +2764,7 @@ static GET_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: true,
 };
 static UPDATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_portal_service_profile",
@@ -2781,6 +2787,7 @@ static UPDATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 static DELETE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_portal_service_profile",
@@ -2799,6 +2806,7 @@ static DELETE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 static UPDATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_portal_service_profile_powered_image",
@@ -2817,6 +2825,7 @@ static UPDATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 static UPDATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_portal_service_profile_photo",
@@ -2835,6 +2844,7 @@ static UPDATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 static UPDATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_portal_service_profile_logo",
@@ -2853,6 +2863,7 @@ static UPDATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 static UPDATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_portal_service_profile_background_image",
@@ -2871,6 +2882,7 @@ static UPDATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runtime::inter
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 static LIST_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_portal_service_profile_tags",
@@ -2885,6 +2897,7 @@ static LIST_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: true,
 };
 static LIST_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_portal_service_profile_networks",
@@ -2899,6 +2912,7 @@ static LIST_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::internal::Opera
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: true,
 };
 static QUERY_TEMPLATE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_template_portal_service_profiles",
@@ -2917,6 +2931,7 @@ static QUERY_TEMPLATE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `PortalServiceProfilesClient::query_template_portal_service_profiles` (Query portal service profile templates).
 ///
@@ -2997,6 +3012,7 @@ static CREATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 static GET_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_template_portal_service_profile",
@@ -3015,6 +3031,7 @@ static GET_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: true,
 };
 static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_portal_service_profile",
@@ -3033,6 +3050,7 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 static DELETE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_template_portal_service_profile",
@@ -3051,6 +3069,7 @@ static DELETE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_portal_service_profile_powered_image",
@@ -3069,6 +3088,7 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_portal_service_profile_photo",
@@ -3087,6 +3107,7 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::interna
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_portal_service_profile_logo",
@@ -3105,6 +3126,7 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_template_portal_service_profile_background_image",
@@ -3123,6 +3145,7 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: false,
 };
 static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_template_portal_service_profile_tags",
@@ -3137,6 +3160,7 @@ static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::internal::
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: true,
 };
 static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_template_portal_service_profile_networks",
@@ -3151,4 +3175,5 @@ static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::intern
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
+    reads: true,
 };

@@ -4245,6 +4245,7 @@ static ASSIGN_UNIT_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
+    reads: false,
 };
 static REMOVE_UNIT_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_unit_identity",
@@ -4259,6 +4260,7 @@ static REMOVE_UNIT_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
+    reads: false,
 };
 static QOS_PROFILE_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "qos_profile_assignments",
@@ -4277,6 +4279,7 @@ static QOS_PROFILE_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
+    reads: false,
 };
 static GET_VENUE_PROPERTY_CONFIG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_property_config",
@@ -4295,6 +4298,7 @@ static GET_VENUE_PROPERTY_CONFIG: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
+    reads: true,
 };
 static ENABLE_VENUE_PROPERTY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "enable_venue_property",
@@ -4313,6 +4317,7 @@ static ENABLE_VENUE_PROPERTY: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
+    reads: false,
 };
 static ENABLE_PROPERTY_SELECTIVELY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "enable_property_selectively",
@@ -4331,6 +4336,7 @@ static ENABLE_PROPERTY_SELECTIVELY: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
+    reads: false,
 };
 static ASSIGN_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "assign_resident_portal",
@@ -4349,6 +4355,7 @@ static ASSIGN_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
+    reads: false,
 };
 static GET_ALL_UNITS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_units",
@@ -4367,6 +4374,7 @@ static GET_ALL_UNITS: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
+    reads: true,
 };
 /// Request builder for `PropertyManagementClient::get_all_units` (Get all units).
 ///
@@ -4468,6 +4476,7 @@ static ADD_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::i
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
+    reads: false,
 };
 static QUERY_UNITS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_units",
@@ -4486,6 +4495,7 @@ static QUERY_UNITS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
+    reads: true,
 };
 /// Request builder for `PropertyManagementClient::query_units` (Query units).
 ///
@@ -4577,6 +4587,7 @@ static RESEND_NOTIFICATIONS: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
+    reads: false,
 };
 static QUERY_UNIT_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_unit_identities",
@@ -4595,6 +4606,7 @@ static QUERY_UNIT_IDENTITIES: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
+    reads: true,
 };
 /// Request builder for `PropertyManagementClient::query_unit_identities` (Query identities property).
 ///
@@ -4686,6 +4698,7 @@ static QUERY_PROPERTY_CONFIGS: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
+    reads: true,
 };
 /// Request builder for `PropertyManagementClient::query_property_configs` (Query property configs).
 ///
@@ -4777,6 +4790,7 @@ static ADD_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
+    reads: false,
 };
 /// Request builder for `PropertyManagementClient::add_resident_portal` (Add resident portal).
 ///
@@ -4841,6 +4855,7 @@ static QUERY_RESIDENT_PORTALS: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
+    reads: true,
 };
 /// Request builder for `PropertyManagementClient::query_resident_portals` (Query resident portals).
 ///
@@ -4932,6 +4947,7 @@ static FETCH_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
+    reads: true,
 };
 static DELETE_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_unit",
@@ -4950,6 +4966,7 @@ static DELETE_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
+    reads: false,
 };
 static EDIT_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "edit_unit",
@@ -4968,6 +4985,7 @@ static EDIT_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
+    reads: false,
 };
 static FETCH_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "fetch_resident_portal",
@@ -4986,6 +5004,7 @@ static FETCH_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
+    reads: true,
 };
 static DELETE_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_resident_portal",
@@ -5000,6 +5019,7 @@ static DELETE_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
+    reads: false,
 };
 static EDIT_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "edit_resident_portal",
@@ -5018,6 +5038,7 @@ static EDIT_RESIDENT_PORTAL: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
+    reads: false,
 };
 /// Request builder for `PropertyManagementClient::edit_resident_portal` (Edit resident portal).
 ///
@@ -5078,6 +5099,7 @@ static DOWNLOAD_PORTAL_FILE: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
+    reads: true,
 };
 static DELETE_PORTAL_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_portal_file",
@@ -5092,4 +5114,5 @@ static DELETE_PORTAL_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_PROPERTY_MANAGEMENT,
+    reads: false,
 };

@@ -1110,6 +1110,7 @@ static GET_ALL_RADIUS_ATTRIBUTES_BY_QUERY: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
+    reads: true,
 };
 /// Request builder for `RadiusAttributeGroupsClient::get_all_radius_attributes_by_query` (Get all radius attributes by query).
 ///
@@ -1166,6 +1167,7 @@ static GET_ALL_RADIUS_ATTRIBUTE_GROUPS: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
+    reads: true,
 };
 static CREATE_RADIUS_ATTRIBUTE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_radius_attribute_group",
@@ -1180,6 +1182,7 @@ static CREATE_RADIUS_ATTRIBUTE_GROUP: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
+    reads: false,
 };
 static GET_ALL_EXTERNAL_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_external_assignments",
@@ -1194,6 +1197,7 @@ static GET_ALL_EXTERNAL_ASSIGNMENTS: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
+    reads: true,
 };
 static CREATE_EXTERNAL_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_external_assignment",
@@ -1208,6 +1212,7 @@ static CREATE_EXTERNAL_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
+    reads: false,
 };
 static GET_ALL_RADIUS_ATTRIBUTE_GROUPS_BY_QUERY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_radius_attribute_groups_by_query",
@@ -1222,6 +1227,7 @@ static GET_ALL_RADIUS_ATTRIBUTE_GROUPS_BY_QUERY: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
+    reads: true,
 };
 /// Request builder for `RadiusAttributeGroupsClient::get_all_radius_attribute_groups_by_query` (Get all radius attribute groups by query).
 ///
@@ -1278,6 +1284,7 @@ static GET_ATTRIBUTE_GROUP_BY_ID: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
+    reads: true,
 };
 static DELETE_ATTRIBUTE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_attribute_group",
@@ -1292,6 +1299,7 @@ static DELETE_ATTRIBUTE_GROUP: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
+    reads: false,
 };
 static UPDATE_RADIUS_ATTRIB_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_radius_attrib_group",
@@ -1306,6 +1314,7 @@ static UPDATE_RADIUS_ATTRIB_GROUP: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
+    reads: false,
 };
 static GET_ALL_RADIUS_ATTRIBUTE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_radius_attribute",
@@ -1320,6 +1329,7 @@ static GET_ALL_RADIUS_ATTRIBUTE: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
+    reads: true,
 };
 static GET_ATTRIBUTE_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_attribute_by_id",
@@ -1334,6 +1344,7 @@ static GET_ATTRIBUTE_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
+    reads: true,
 };
 static GET_ALL_RADIUS_ATTRIBUTE_VENDORS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_radius_attribute_vendors",
@@ -1348,6 +1359,7 @@ static GET_ALL_RADIUS_ATTRIBUTE_VENDORS: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
+    reads: true,
 };
 static GET_EXTERNAL_ASSIGNMENT_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_external_assignment_by_id",
@@ -1362,6 +1374,7 @@ static GET_EXTERNAL_ASSIGNMENT_BY_ID: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
+    reads: true,
 };
 static DELETE_EXTERNAL_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_external_assignment",
@@ -1376,4 +1389,5 @@ static DELETE_EXTERNAL_ASSIGNMENT: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_RADIUS_ATTRIBUTE_GROUPS,
+    reads: false,
 };

@@ -599,6 +599,7 @@ static QUERY_VENUE_AAA_SERVERS: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchAaaClient::query_venue_aaa_servers` (Query venue AAA servers).
 ///
@@ -671,6 +672,7 @@ static CREATE_VENUE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static CREATE_VENUE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_aaa_server_v1",
@@ -689,6 +691,7 @@ static CREATE_VENUE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static DELETE_VENUE_AAA_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_aaa_servers",
@@ -707,6 +710,7 @@ static DELETE_VENUE_AAA_SERVERS: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_VENUE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_aaa_server",
@@ -725,6 +729,7 @@ static GET_VENUE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static UPDATE_VENUE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_aaa_server",
@@ -739,6 +744,7 @@ static UPDATE_VENUE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static UPDATE_VENUE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_aaa_server_v1",
@@ -757,6 +763,7 @@ static UPDATE_VENUE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static DELETE_VENUE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_aaa_server",
@@ -775,6 +782,7 @@ static DELETE_VENUE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static UPDATE_VENUE_AAA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_aaa_settings",
@@ -793,6 +801,7 @@ static UPDATE_VENUE_AAA_SETTINGS: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_AAA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_aaa_settings",
@@ -815,4 +824,5 @@ static GET_AAA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };

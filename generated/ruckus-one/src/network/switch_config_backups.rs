@@ -937,6 +937,7 @@ static QUERY_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchConfigBackupsClient::query_venue_switch_config_backups` (Query switch configuration backups).
 ///
@@ -1015,6 +1016,7 @@ static QUERY_VENUE_SWITCH_CONFIG_HIST_DETAILS: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchConfigBackupsClient::query_venue_switch_config_hist_details` (Query switch configuration history).
 ///
@@ -1097,6 +1099,7 @@ static LIST_VENUE_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS: ruckus_one_runtime::in
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static LIST_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_config_backups",
@@ -1115,6 +1118,7 @@ static LIST_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static CREATE_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_config_backup",
@@ -1133,6 +1137,7 @@ static CREATE_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static DELETE_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_config_backups",
@@ -1151,6 +1156,7 @@ static DELETE_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_config_backup",
@@ -1169,6 +1175,7 @@ static GET_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static DELETE_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_config_backup",
@@ -1187,6 +1194,7 @@ static DELETE_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static PATCH_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_venue_switch_config_backup",
@@ -1205,6 +1213,7 @@ static PATCH_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static CREATE_VENUE_SWITCH_CONFIG_BACKUP_COMPARISON: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_config_backup_comparison",
@@ -1223,6 +1232,7 @@ static CREATE_VENUE_SWITCH_CONFIG_BACKUP_COMPARISON: ruckus_one_runtime::interna
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_VENUE_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_config_backup_formatted_configs",
@@ -1241,4 +1251,5 @@ static GET_VENUE_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS: ruckus_one_runtime::int
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };

@@ -2879,6 +2879,7 @@ static UPDATE_VENUE_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_firmware_schedule",
@@ -2893,6 +2894,7 @@ static CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE: ruckus_one_runtime::internal::Oper
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchFirmwareClient::create_venue_switch_firmware_schedule` (Create venue switch firmware schedule).
 ///
@@ -2954,6 +2956,7 @@ static CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE_V1: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchFirmwareClient::create_venue_switch_firmware_schedule_v1` (Create venue switch firmware schedule (v1)).
 ///
@@ -3021,6 +3024,7 @@ static DELETE_VENUE_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static LIST_SWITCH_FIRMWARE_VERSIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_firmware_versions",
@@ -3035,6 +3039,7 @@ static LIST_SWITCH_FIRMWARE_VERSIONS: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static LIST_SWITCH_FIRMWARE_VERSIONS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_firmware_versions_v1",
@@ -3053,6 +3058,7 @@ static LIST_SWITCH_FIRMWARE_VERSIONS_V1: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_firmware_current_versions",
@@ -3067,6 +3073,7 @@ static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS: ruckus_one_runtime::internal::Oper
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_firmware_current_versions_v1",
@@ -3085,6 +3092,7 @@ static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS_V1: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static QUERY_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_firmware_schedules",
@@ -3099,6 +3107,7 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static QUERY_SWITCH_FIRMWARE_SCHEDULES_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_firmware_schedules_v1",
@@ -3117,6 +3126,7 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULES_V1: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_firmware_schedule_switches",
@@ -3131,6 +3141,7 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES: ruckus_one_runtime::internal::Op
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_firmware_schedule_switches_v1",
@@ -3149,6 +3160,7 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES_V1: ruckus_one_runtime::internal:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static QUERY_VENUE_SWITCH_FIRMWARE_UPGRADE_STATUS_DETAILS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switch_firmware_upgrade_status_details",
@@ -3163,6 +3175,7 @@ static QUERY_VENUE_SWITCH_FIRMWARE_UPGRADE_STATUS_DETAILS: ruckus_one_runtime::i
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchFirmwareClient::query_venue_switch_firmware_upgrade_status_details` (Query switch firmware upgrade status).
 ///

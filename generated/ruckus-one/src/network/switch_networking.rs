@@ -4316,6 +4316,7 @@ static LIST_VENUE_SWITCH_VLANS: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static LIST_VENUE_SWITCH_VLANS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_vlans_v1",
@@ -4334,6 +4335,7 @@ static LIST_VENUE_SWITCH_VLANS_V1: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static CREATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_vlan",
@@ -4352,6 +4354,7 @@ static CREATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static DELETE_VENUE_SWITCH_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_vlans",
@@ -4370,6 +4373,7 @@ static DELETE_VENUE_SWITCH_VLANS: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_VENUE_SWITCH_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_vlan",
@@ -4388,6 +4392,7 @@ static GET_VENUE_SWITCH_VLAN: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static UPDATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_vlan",
@@ -4406,6 +4411,7 @@ static UPDATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static DELETE_VENUE_SWITCH_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_vlan",
@@ -4424,6 +4430,7 @@ static DELETE_VENUE_SWITCH_VLAN: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static LIST_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_ve_ports",
@@ -4442,6 +4449,7 @@ static LIST_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static CREATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_ve_port",
@@ -4460,6 +4468,7 @@ static CREATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static DELETE_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_ve_ports",
@@ -4478,6 +4487,7 @@ static DELETE_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_ve_port",
@@ -4496,6 +4506,7 @@ static GET_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static UPDATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_ve_port",
@@ -4514,6 +4525,7 @@ static UPDATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static DELETE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_ve_port",
@@ -4532,6 +4544,7 @@ static DELETE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static LIST_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_static_routes",
@@ -4550,6 +4563,7 @@ static LIST_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static CREATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_static_route",
@@ -4568,6 +4582,7 @@ static CREATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static DELETE_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_static_routes",
@@ -4586,6 +4601,7 @@ static DELETE_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_static_route",
@@ -4604,6 +4620,7 @@ static GET_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static UPDATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_static_route",
@@ -4622,6 +4639,7 @@ static UPDATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static DELETE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_static_route",
@@ -4640,6 +4658,7 @@ static DELETE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static LIST_VENUE_SWITCH_LAGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_lags",
@@ -4658,6 +4677,7 @@ static LIST_VENUE_SWITCH_LAGS: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static CREATE_VENUE_SWITCH_LAG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_lag",
@@ -4676,6 +4696,7 @@ static CREATE_VENUE_SWITCH_LAG: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static DELETE_VENUE_SWITCH_LAGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_lags",
@@ -4694,6 +4715,7 @@ static DELETE_VENUE_SWITCH_LAGS: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_VENUE_SWITCH_LAG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_lag",
@@ -4712,6 +4734,7 @@ static GET_VENUE_SWITCH_LAG: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static UPDATE_VENUE_SWITCH_LAG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_lag",
@@ -4730,6 +4753,7 @@ static UPDATE_VENUE_SWITCH_LAG: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static DELETE_VENUE_SWITCH_LAG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_lag",
@@ -4748,6 +4772,7 @@ static DELETE_VENUE_SWITCH_LAG: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static LIST_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_dhcp_servers",
@@ -4762,6 +4787,7 @@ static LIST_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static CREATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_dhcp_server",
@@ -4780,6 +4806,7 @@ static CREATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static DELETE_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_dhcp_servers",
@@ -4798,6 +4825,7 @@ static DELETE_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_dhcp_server",
@@ -4816,6 +4844,7 @@ static GET_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static UPDATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_dhcp_server",
@@ -4834,6 +4863,7 @@ static UPDATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static DELETE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_dhcp_server",
@@ -4852,6 +4882,7 @@ static DELETE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static QUERY_VENUE_SWITCH_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switch_vlans",
@@ -4870,6 +4901,7 @@ static QUERY_VENUE_SWITCH_VLANS: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchNetworkingClient::query_venue_switch_vlans` (Query switch VLANs).
 ///
@@ -4946,6 +4978,7 @@ static QUERY_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchNetworkingClient::query_venue_switch_ve_ports` (Query switch VE ports).
 ///
@@ -5022,6 +5055,7 @@ static QUERY_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchNetworkingClient::query_venue_switch_dhcp_servers` (Query switch DHCP servers).
 ///
@@ -5098,6 +5132,7 @@ static QUERY_VENUE_SWITCH_ACLS: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchNetworkingClient::query_venue_switch_acls` (Query switch ACLs).
 ///
@@ -5174,6 +5209,7 @@ static LIST_VENUE_SWITCH_ACLS: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static LIST_VENUE_SWITCH_ACL_UNIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_acl_unions",
@@ -5192,6 +5228,7 @@ static LIST_VENUE_SWITCH_ACL_UNIONS: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static LIST_VENUE_SWITCH_VLAN_UNIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_vlan_unions",
@@ -5210,6 +5247,7 @@ static LIST_VENUE_SWITCH_VLAN_UNIONS: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static PATCH_VENUE_SWITCH_DHCP_SERVER_STATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_venue_switch_dhcp_server_states",
@@ -5228,6 +5266,7 @@ static PATCH_VENUE_SWITCH_DHCP_SERVER_STATES: ruckus_one_runtime::internal::Oper
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static QUERY_VENUE_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_vlans",
@@ -5246,6 +5285,7 @@ static QUERY_VENUE_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static QUERY_VENUE_TAGGED_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_tagged_vlans",
@@ -5260,6 +5300,7 @@ static QUERY_VENUE_TAGGED_VLANS: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchNetworkingClient::query_venue_tagged_vlans` (Query venue tagged VLANs).
 ///
@@ -5333,6 +5374,7 @@ static QUERY_VENUE_UNTAGGED_VLANS: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchNetworkingClient::query_venue_untagged_vlans` (Query venue untagged VLANs).
 ///
@@ -5414,6 +5456,7 @@ static QUERY_VENUE_VE_PORTS: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchNetworkingClient::query_venue_ve_ports` (Query venue VE ports).
 ///
@@ -5486,6 +5529,7 @@ static LIST_VENUE_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static LIST_VENUE_TRUSTED_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_trusted_ports",
@@ -5500,6 +5544,7 @@ static LIST_VENUE_TRUSTED_PORTS: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static GET_VENUE_SETTING: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_setting",
@@ -5522,6 +5567,7 @@ static GET_VENUE_SETTING: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static UPDATE_VENUE_SETTING: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_setting",
@@ -5544,6 +5590,7 @@ static UPDATE_VENUE_SETTING: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static ADD_SWITCH_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_switch_vlans",
@@ -5562,6 +5609,7 @@ static ADD_SWITCH_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_VENUE_CONFIGURATION_HISTORY_DETAIL_BY_TRANSACTION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_configuration_history_detail_by_transaction",
@@ -5584,6 +5632,7 @@ static GET_VENUE_CONFIGURATION_HISTORY_DETAIL_BY_TRANSACTION: ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchNetworkingClient::get_venue_configuration_history_detail_by_transaction` (Get venue configuration history detail by transaction).
 ///
@@ -5666,6 +5715,7 @@ static SYNC_VENUE_ADMIN_PASSWORD_MULTIPLE_DEVICE_REQUESTS: ruckus_one_runtime::i
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_CONFIGURATION_HISTORY_BY_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_configuration_history_by_venue",
@@ -5688,6 +5738,7 @@ static GET_CONFIGURATION_HISTORY_BY_VENUE: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchNetworkingClient::get_configuration_history_by_venue` (Get configuration history by venue).
 ///
@@ -5770,4 +5821,5 @@ static GET_VLAN_UNION_BY_VENUE: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };

@@ -3028,6 +3028,7 @@ static LIST_VENUE_SWITCH_PROFILE_ACLS: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static LIST_VENUE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_profile_vlans",
@@ -3042,6 +3043,7 @@ static LIST_VENUE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static LIST_VENUE_SWITCH_PROFILE_VLANS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switch_profile_vlans_v1",
@@ -3060,6 +3062,7 @@ static LIST_VENUE_SWITCH_PROFILE_VLANS_V1: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static ADD_SWITCH_PROFILE_TO_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_switch_profile_to_venue",
@@ -3078,6 +3081,7 @@ static ADD_SWITCH_PROFILE_TO_VENUE: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static REMOVE_SWITCH_PROFILE_FROM_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_switch_profile_from_venue",
@@ -3096,6 +3100,7 @@ static REMOVE_SWITCH_PROFILE_FROM_VENUE: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static ADD_CLI_TEMPLATE_TO_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_cli_template_to_venue",
@@ -3114,6 +3119,7 @@ static ADD_CLI_TEMPLATE_TO_VENUE: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static REMOVE_CLI_TEMPLATE_FROM_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_cli_template_from_venue",
@@ -3132,6 +3138,7 @@ static REMOVE_CLI_TEMPLATE_FROM_VENUE: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_profile",
@@ -3146,6 +3153,7 @@ static GET_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static GET_SWITCH_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_profile_v1",
@@ -3164,6 +3172,7 @@ static GET_SWITCH_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static CREATE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_profile",
@@ -3178,6 +3187,7 @@ static CREATE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static CREATE_SWITCH_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_profile_v1",
@@ -3196,6 +3206,7 @@ static CREATE_SWITCH_PROFILE_V1: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static DELETE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_profile",
@@ -3218,6 +3229,7 @@ static DELETE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static QUERY_SWITCH_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_profiles",
@@ -3240,6 +3252,7 @@ static QUERY_SWITCH_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchProfilesClient::query_switch_profiles` (Query switch profiles).
 ///
@@ -3312,6 +3325,7 @@ static LIST_SWITCH_PROFILE_ACLS: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static CREATE_SWITCH_PROFILE_ACL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_profile_acl",
@@ -3326,6 +3340,7 @@ static CREATE_SWITCH_PROFILE_ACL: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchProfilesClient::create_switch_profile_acl` (Create switch profile ACL).
 ///
@@ -3380,6 +3395,7 @@ static DELETE_SWITCH_PROFILE_ACLS: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_SWITCH_PROFILE_ACL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_profile_acl",
@@ -3394,6 +3410,7 @@ static GET_SWITCH_PROFILE_ACL: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static UPDATE_SWITCH_PROFILE_ACL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_profile_acl",
@@ -3408,6 +3425,7 @@ static UPDATE_SWITCH_PROFILE_ACL: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchProfilesClient::update_switch_profile_acl` (Update switch profile ACL).
 ///
@@ -3462,6 +3480,7 @@ static DELETE_SWITCH_PROFILE_ACL: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static LIST_SWITCH_PROFILE_TRUSTED_PORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_profile_trusted_ports",
@@ -3476,6 +3495,7 @@ static LIST_SWITCH_PROFILE_TRUSTED_PORTS: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static CREATE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_profile_trusted_port",
@@ -3490,6 +3510,7 @@ static CREATE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchProfilesClient::create_switch_profile_trusted_port` (Create switch profile trusted port).
 ///
@@ -3544,6 +3565,7 @@ static DELETE_SWITCH_PROFILE_TRUSTED_PORTS: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_profile_trusted_port",
@@ -3558,6 +3580,7 @@ static GET_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static UPDATE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_profile_trusted_port",
@@ -3572,6 +3595,7 @@ static UPDATE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchProfilesClient::update_switch_profile_trusted_port` (Update switch profile trusted port).
 ///
@@ -3626,6 +3650,7 @@ static DELETE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static LIST_SWITCH_PROFILE_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_profile_vlans",
@@ -3640,6 +3665,7 @@ static LIST_SWITCH_PROFILE_VLANS: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static CREATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_profile_vlan",
@@ -3654,6 +3680,7 @@ static CREATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static CREATE_SWITCH_PROFILE_VLAN_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_profile_vlan_v1",
@@ -3672,6 +3699,7 @@ static CREATE_SWITCH_PROFILE_VLAN_V1: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static DELETE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_profile_vlans",
@@ -3686,6 +3714,7 @@ static DELETE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_profile_vlan",
@@ -3700,6 +3729,7 @@ static GET_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static UPDATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_profile_vlan",
@@ -3714,6 +3744,7 @@ static UPDATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchProfilesClient::update_switch_profile_vlan` (Update switch profile VLAN).
 ///
@@ -3768,6 +3799,7 @@ static DELETE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static LIST_CLI_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_cli_templates",
@@ -3782,6 +3814,7 @@ static LIST_CLI_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static CREATE_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_cli_template",
@@ -3796,6 +3829,7 @@ static CREATE_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static CREATE_CLI_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_cli_template_v1",
@@ -3814,6 +3848,7 @@ static CREATE_CLI_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static QUERY_CLI_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_cli_templates",
@@ -3836,6 +3871,7 @@ static QUERY_CLI_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchProfilesClient::query_cli_templates` (Query CLI templates).
 ///
@@ -3916,6 +3952,7 @@ static DELETE_CLI_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_cli_template",
@@ -3930,6 +3967,7 @@ static GET_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static GET_CLI_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_cli_template_v1",
@@ -3948,6 +3986,7 @@ static GET_CLI_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static UPDATE_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_cli_template",
@@ -3962,6 +4001,7 @@ static UPDATE_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static UPDATE_CLI_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_cli_template_v1",
@@ -3980,6 +4020,7 @@ static UPDATE_CLI_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static DELETE_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_cli_template",
@@ -4002,6 +4043,7 @@ static DELETE_CLI_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static CREATE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_web_auth_page_template",
@@ -4016,6 +4058,7 @@ static CREATE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static CREATE_WEB_AUTH_PAGE_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_web_auth_page_template_v1",
@@ -4034,6 +4077,7 @@ static CREATE_WEB_AUTH_PAGE_TEMPLATE_V1: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static QUERY_WEB_AUTH_PAGE_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_web_auth_page_templates",
@@ -4056,6 +4100,7 @@ static QUERY_WEB_AUTH_PAGE_TEMPLATES: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchProfilesClient::query_web_auth_page_templates` (Query web authentication page templates).
 ///
@@ -4128,6 +4173,7 @@ static GET_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static GET_WEB_AUTH_PAGE_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_web_auth_page_template_v1",
@@ -4146,6 +4192,7 @@ static GET_WEB_AUTH_PAGE_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static DELETE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_web_auth_page_template",
@@ -4168,6 +4215,7 @@ static DELETE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_web_auth_page_template_switches",
@@ -4182,6 +4230,7 @@ static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES: ruckus_one_runtime::internal::Opera
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_web_auth_page_template_switches_v1",
@@ -4200,6 +4249,7 @@ static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES_V1: ruckus_one_runtime::internal::Op
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static PUT_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "put_web_auth_page_template",
@@ -4222,6 +4272,7 @@ static PUT_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static UPDATE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_profile",
@@ -4244,6 +4295,7 @@ static UPDATE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_PROFILES_BY_VENUE_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_profiles_by_venue_id",
@@ -4266,6 +4318,7 @@ static GET_PROFILES_BY_VENUE_ID: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static GET_CLI_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_cli_templates",
@@ -4288,6 +4341,7 @@ static GET_CLI_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchProfilesClient::get_cli_templates` (Get cli templates).
 ///

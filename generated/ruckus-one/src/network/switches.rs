@@ -4865,6 +4865,7 @@ static LIST_VENUE_SWITCHES: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static LIST_VENUE_SWITCHES_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_switches_v1",
@@ -4883,6 +4884,7 @@ static LIST_VENUE_SWITCHES_V1: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static CREATE_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch",
@@ -4901,6 +4903,7 @@ static CREATE_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static DELETE_VENUE_SWITCHES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switches",
@@ -4919,6 +4922,7 @@ static DELETE_VENUE_SWITCHES: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static CREATE_VENUE_SWITCH_IMPORT_REQUEST: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_import_request",
@@ -4937,6 +4941,7 @@ static CREATE_VENUE_SWITCH_IMPORT_REQUEST: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchesClient::create_venue_switch_import_request` (Import switches into a venue).
 ///
@@ -5031,6 +5036,7 @@ static GET_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static UPDATE_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch",
@@ -5049,6 +5055,7 @@ static UPDATE_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static ADD_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_venue_switch",
@@ -5067,6 +5074,7 @@ static ADD_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static DELETE_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch",
@@ -5085,6 +5093,7 @@ static DELETE_VENUE_SWITCH: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static UPDATE_VENUE_SWITCH_POSITIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_positions",
@@ -5103,6 +5112,7 @@ static UPDATE_VENUE_SWITCH_POSITIONS: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_switch_port_settings",
@@ -5121,6 +5131,7 @@ static GET_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static UPDATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switch_port_settings",
@@ -5139,6 +5150,7 @@ static UPDATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static CREATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_port_settings",
@@ -5157,6 +5169,7 @@ static CREATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static CREATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switches_port_settings",
@@ -5175,6 +5188,7 @@ static CREATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static UPDATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_switches_port_settings",
@@ -5193,6 +5207,7 @@ static UPDATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static CREATE_VENUE_SWITCH_DEVICE_REQUEST: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_device_request",
@@ -5211,6 +5226,7 @@ static CREATE_VENUE_SWITCH_DEVICE_REQUEST: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static CREATE_VENUE_SWITCH_POWER_CYCLE_REQUEST: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_switch_power_cycle_request",
@@ -5229,6 +5245,7 @@ static CREATE_VENUE_SWITCH_POWER_CYCLE_REQUEST: ruckus_one_runtime::internal::Op
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static QUERY_VENUE_SWITCHES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_switches",
@@ -5247,6 +5264,7 @@ static QUERY_VENUE_SWITCHES: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `SwitchesClient::query_venue_switches` (Query switches).
 ///
@@ -5319,6 +5337,7 @@ static QUERY_VENUE_SWITCH_MEMBERS: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchesClient::query_venue_switch_members` (Query switch members).
 ///
@@ -5396,6 +5415,7 @@ static QUERY_VENUE_SWITCH_PORTS: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `SwitchesClient::query_venue_switch_ports` (Query switch ports).
 ///
@@ -5476,6 +5496,7 @@ static QUERY_VENUE_SWITCH_CLIENTS: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `SwitchesClient::query_venue_switch_clients` (Query switch clients).
 ///
@@ -5556,6 +5577,7 @@ static EXPORT_VENUE_SWITCHES_CSV: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: false,
 };
 static FETCH_VENUE_SWITCH_AGGREGATION_DETAILS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "fetch_venue_switch_aggregation_details",
@@ -5574,6 +5596,7 @@ static FETCH_VENUE_SWITCH_AGGREGATION_DETAILS: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `SwitchesClient::fetch_venue_switch_aggregation_details` (Get switch aggregation details).
 ///
@@ -5650,6 +5673,7 @@ static GET_VENUE_SWITCH_IMPORT_RESULTS: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static DELETE_VENUE_STACK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_stack",
@@ -5668,6 +5692,7 @@ static DELETE_VENUE_STACK: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static DELETE_VENUE_SWITCH_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_switch_settings",
@@ -5682,4 +5707,5 @@ static DELETE_VENUE_SWITCH_SETTINGS: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };

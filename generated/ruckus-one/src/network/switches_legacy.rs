@@ -2165,6 +2165,7 @@ static LIST_SWITCHES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static CREATE_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_legacy",
@@ -2179,6 +2180,7 @@ static CREATE_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static DELETE_SWITCHES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switches_legacy",
@@ -2193,6 +2195,7 @@ static DELETE_SWITCHES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_legacy",
@@ -2207,6 +2210,7 @@ static GET_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static UPDATE_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_legacy",
@@ -2221,6 +2225,7 @@ static UPDATE_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_legacy` (Update switch (venue-less)).
 ///
@@ -2275,6 +2280,7 @@ static ADD_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchesLegacyClient::add_switch_legacy` (Post switch (venue-less)).
 ///
@@ -2329,6 +2335,7 @@ static DELETE_SWITCH_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static UPDATE_SWITCH_POSITIONS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_positions_legacy",
@@ -2343,6 +2350,7 @@ static UPDATE_SWITCH_POSITIONS_LEGACY: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_positions_legacy` (Update switch positions (venue-less)).
 ///
@@ -2397,6 +2405,7 @@ static GET_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static UPDATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_port_settings_legacy",
@@ -2411,6 +2420,7 @@ static UPDATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_port_settings_legacy` (Update switch port settings (venue-less)).
 ///
@@ -2465,6 +2475,7 @@ static CREATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static LIST_SWITCH_VLANS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_vlans_legacy",
@@ -2479,6 +2490,7 @@ static LIST_SWITCH_VLANS_LEGACY: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static CREATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_vlan_legacy",
@@ -2493,6 +2505,7 @@ static CREATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_vlan_legacy` (Add switch VLAN (venue-less)).
 ///
@@ -2547,6 +2560,7 @@ static DELETE_SWITCH_VLANS_LEGACY: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_vlan_legacy",
@@ -2561,6 +2575,7 @@ static GET_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static UPDATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_vlan_legacy",
@@ -2575,6 +2590,7 @@ static UPDATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_vlan_legacy` (Update switch VLAN (venue-less)).
 ///
@@ -2629,6 +2645,7 @@ static DELETE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static LIST_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_ve_ports_legacy",
@@ -2643,6 +2660,7 @@ static LIST_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static CREATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_ve_port_legacy",
@@ -2657,6 +2675,7 @@ static CREATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_ve_port_legacy` (Add switch VE port (venue-less)).
 ///
@@ -2711,6 +2730,7 @@ static DELETE_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_ve_port_legacy",
@@ -2725,6 +2745,7 @@ static GET_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static UPDATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_ve_port_legacy",
@@ -2739,6 +2760,7 @@ static UPDATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_ve_port_legacy` (Update switch VE port (venue-less)).
 ///
@@ -2793,6 +2815,7 @@ static DELETE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static LIST_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_static_routes_legacy",
@@ -2807,6 +2830,7 @@ static LIST_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static CREATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_static_route_legacy",
@@ -2821,6 +2845,7 @@ static CREATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_static_route_legacy` (Add switch static route (venue-less)).
 ///
@@ -2875,6 +2900,7 @@ static DELETE_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_static_route_legacy",
@@ -2889,6 +2915,7 @@ static GET_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static UPDATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_static_route_legacy",
@@ -2903,6 +2930,7 @@ static UPDATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_static_route_legacy` (Update switch static route (venue-less)).
 ///
@@ -2957,6 +2985,7 @@ static DELETE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static LIST_SWITCH_LAGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_lags_legacy",
@@ -2971,6 +3000,7 @@ static LIST_SWITCH_LAGS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static CREATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_lag_legacy",
@@ -2985,6 +3015,7 @@ static CREATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_lag_legacy` (Add switch LAG (venue-less)).
 ///
@@ -3039,6 +3070,7 @@ static DELETE_SWITCH_LAGS_LEGACY: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_lag_legacy",
@@ -3053,6 +3085,7 @@ static GET_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static UPDATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_lag_legacy",
@@ -3067,6 +3100,7 @@ static UPDATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_lag_legacy` (Update switch LAG (venue-less)).
 ///
@@ -3121,6 +3155,7 @@ static DELETE_SWITCH_LAG_LEGACY: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static LIST_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_dhcp_servers_legacy",
@@ -3135,6 +3170,7 @@ static LIST_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static CREATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_dhcp_server_legacy",
@@ -3149,6 +3185,7 @@ static CREATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_dhcp_server_legacy` (Add switch DHCP server (venue-less)).
 ///
@@ -3203,6 +3240,7 @@ static DELETE_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_dhcp_server_legacy",
@@ -3217,6 +3255,7 @@ static GET_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static UPDATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_switch_dhcp_server_legacy",
@@ -3231,6 +3270,7 @@ static UPDATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_dhcp_server_legacy` (Update switch DHCP server (venue-less)).
 ///
@@ -3285,6 +3325,7 @@ static DELETE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static QUERY_SWITCH_VLANS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_switch_vlans_legacy",
@@ -3299,6 +3340,7 @@ static QUERY_SWITCH_VLANS_LEGACY: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_vlans_legacy` (Query switch VLANs (venue-less)).
 ///
@@ -3372,6 +3414,7 @@ static QUERY_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_ve_ports_legacy` (Query switch VE ports (venue-less)).
 ///
@@ -3445,6 +3488,7 @@ static QUERY_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_dhcp_servers_legacy` (Query switch DHCP servers (venue-less)).
 ///
@@ -3518,6 +3562,7 @@ static QUERY_SWITCH_ACLS_LEGACY: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_acls_legacy` (Query switch ACLs (venue-less)).
 ///
@@ -3591,6 +3636,7 @@ static QUERY_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_config_backups_legacy` (Query switch configuration backups (venue-less)).
 ///
@@ -3666,6 +3712,7 @@ static LIST_SWITCH_ACLS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static LIST_SWITCH_ACL_UNIONS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_acl_unions_legacy",
@@ -3680,6 +3727,7 @@ static LIST_SWITCH_ACL_UNIONS_LEGACY: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static LIST_SWITCH_VLAN_UNIONS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_vlan_unions_legacy",
@@ -3694,6 +3742,7 @@ static LIST_SWITCH_VLAN_UNIONS_LEGACY: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static CREATE_SWITCH_DEVICE_REQUEST_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_device_request_legacy",
@@ -3708,6 +3757,7 @@ static CREATE_SWITCH_DEVICE_REQUEST_LEGACY: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_device_request_legacy` (Sync or reboot switch (venue-less)).
 ///
@@ -3762,6 +3812,7 @@ static PATCH_SWITCH_DHCP_SERVER_STATES_LEGACY: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchesLegacyClient::patch_switch_dhcp_server_states_legacy` (Change switch DHCP server state (venue-less)).
 ///
@@ -3816,6 +3867,7 @@ static QUERY_SWITCH_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::internal::Op
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_config_hist_details_legacy` (Query switch configuration history (venue-less)).
 ///
@@ -3895,6 +3947,7 @@ static LIST_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::i
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static LIST_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_config_backups_legacy",
@@ -3909,6 +3962,7 @@ static LIST_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static CREATE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_config_backup_legacy",
@@ -3923,6 +3977,7 @@ static CREATE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_config_backup_legacy` (Back up switch configuration (venue-less)).
 ///
@@ -3977,6 +4032,7 @@ static DELETE_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_switch_config_backup_legacy",
@@ -3991,6 +4047,7 @@ static GET_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static DELETE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_switch_config_backup_legacy",
@@ -4005,6 +4062,7 @@ static DELETE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static PATCH_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_switch_config_backup_legacy",
@@ -4019,6 +4077,7 @@ static PATCH_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchesLegacyClient::patch_switch_config_backup_legacy` (Restore switch configuration backup (venue-less)).
 ///
@@ -4073,6 +4132,7 @@ static CREATE_SWITCH_CONFIG_BACKUP_COMPARISON_LEGACY: ruckus_one_runtime::intern
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_config_backup_comparison_legacy` (Compare switch configuration backups (venue-less)).
 ///
@@ -4127,6 +4187,7 @@ static GET_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS_LEGACY: ruckus_one_runtime::in
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static LIST_SWITCH_DHCP_SERVER_LEASE_TABLES_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_switch_dhcp_server_lease_tables_legacy",
@@ -4141,6 +4202,7 @@ static LIST_SWITCH_DHCP_SERVER_LEASE_TABLES_LEGACY: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static CREATE_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_switch_debug_request_legacy",
@@ -4155,6 +4217,7 @@ static CREATE_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_debug_request_legacy` (Request switch troubleshooting (venue-less)).
 ///
@@ -4209,6 +4272,7 @@ static GET_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static EXPORT_SWITCHES_CSV_LEGACY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "export_switches_csv_legacy",
@@ -4223,6 +4287,7 @@ static EXPORT_SWITCHES_CSV_LEGACY: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 /// Request builder for `SwitchesLegacyClient::export_switches_csv_legacy` (Export switches as CSV (venue-less)).
 ///
@@ -4277,6 +4342,7 @@ static QUERY_SWITCH_PORTS_LEGACY: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_ports_legacy` (Query switch ports (venue-less)).
 ///
@@ -4354,6 +4420,7 @@ static QUERY_SWITCH_CLIENTS_LEGACY: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_clients_legacy` (Query switch clients (venue-less)).
 ///

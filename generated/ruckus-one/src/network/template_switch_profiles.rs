@@ -387,6 +387,7 @@ static ADD_SWITCH_PROFILE_TO_VENUE_TEMPLATE: ruckus_one_runtime::internal::Opera
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static REMOVE_SWITCH_PROFILE_FROM_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_switch_profile_from_venue_template",
@@ -405,6 +406,7 @@ static REMOVE_SWITCH_PROFILE_FROM_VENUE_TEMPLATE: ruckus_one_runtime::internal::
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static QUERY_TEMPLATE_SWITCH_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_template_switch_profiles",
@@ -427,6 +429,7 @@ static QUERY_TEMPLATE_SWITCH_PROFILES: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `TemplateSwitchProfilesClient::query_template_switch_profiles` (Query switch profile templates).
 ///
@@ -503,6 +506,7 @@ static CREATE_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static CREATE_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_template_switch_profile_v1",
@@ -517,6 +521,7 @@ static CREATE_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_template_switch_profile",
@@ -535,6 +540,7 @@ static GET_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static GET_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_template_switch_profile_v1",
@@ -549,6 +555,7 @@ static GET_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static DELETE_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_template_switch_profile",
@@ -571,6 +578,7 @@ static DELETE_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static UPDATE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_profile_template",
@@ -593,6 +601,7 @@ static UPDATE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_PROFILE_TEMPLATES_BY_VENUE_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_profile_templates_by_venue_id",
@@ -615,4 +624,5 @@ static GET_PROFILE_TEMPLATES_BY_VENUE_ID: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };

@@ -550,6 +550,7 @@ static GET_VENUE_AP_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_AP_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_group",
@@ -568,6 +569,7 @@ static UPDATE_VENUE_AP_GROUP: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_VENUE_AP_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_ap_group",
@@ -586,6 +588,7 @@ static DELETE_VENUE_AP_GROUP: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static CREATE_VENUE_AP_GROUP_AP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_ap_group_ap",
@@ -604,6 +607,7 @@ static CREATE_VENUE_AP_GROUP_AP: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ADD_AP_TO_VENUE_AP_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_ap_to_venue_ap_group",
@@ -622,6 +626,7 @@ static ADD_AP_TO_VENUE_AP_GROUP: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static QUERY_VENUE_AP_GROUPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_ap_groups",
@@ -640,6 +645,7 @@ static QUERY_VENUE_AP_GROUPS: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `VenueApGroupsClient::query_venue_ap_groups` (Query AP groups).
 ///
@@ -718,6 +724,7 @@ static GET_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::in
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_group_ap_model_antenna_type_settings",
@@ -732,6 +739,7 @@ static UPDATE_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 /// Request builder for `VenueApGroupsClient::update_venue_ap_group_ap_model_antenna_type_settings` (Update AP group per-model antenna type settings).
 ///
@@ -786,6 +794,7 @@ static GET_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::inter
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_group_ap_model_band_mode_settings",
@@ -800,6 +809,7 @@ static UPDATE_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::in
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 /// Request builder for `VenueApGroupsClient::update_venue_ap_group_ap_model_band_mode_settings` (Update AP group per-model band mode settings).
 ///
@@ -854,6 +864,7 @@ static GET_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_group_ap_model_external_antenna_settings",
@@ -868,6 +879,7 @@ static UPDATE_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 /// Request builder for `VenueApGroupsClient::update_venue_ap_group_ap_model_external_antenna_settings` (Update AP group per-model external antenna settings).
 ///
@@ -922,6 +934,7 @@ static GET_VENUE_AP_GROUP_RADIO_SETTINGS: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_AP_GROUP_RADIO_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_group_radio_settings",
@@ -936,6 +949,7 @@ static UPDATE_VENUE_AP_GROUP_RADIO_SETTINGS: ruckus_one_runtime::internal::Opera
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 /// Request builder for `VenueApGroupsClient::update_venue_ap_group_radio_settings` (Update AP group radio settings).
 ///
@@ -990,6 +1004,7 @@ static GET_VENUE_AP_GROUP_AP_MODEL_CAPABILITIES: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_VENUE_AP_GROUP_WIFI_AVAILABLE_CHANNELS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_group_wifi_available_channels",
@@ -1004,4 +1019,5 @@ static GET_VENUE_AP_GROUP_WIFI_AVAILABLE_CHANNELS: ruckus_one_runtime::internal:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };

@@ -1220,6 +1220,7 @@ static GET_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_model_antenna_type_settings",
@@ -1238,6 +1239,7 @@ static UPDATE_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_model_band_mode_settings",
@@ -1256,6 +1258,7 @@ static GET_VENUE_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Oper
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_model_band_mode_settings",
@@ -1274,6 +1277,7 @@ static UPDATE_VENUE_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_model_external_antenna_settings",
@@ -1292,6 +1296,7 @@ static GET_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::interna
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_model_external_antenna_settings",
@@ -1310,6 +1315,7 @@ static UPDATE_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::inte
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_model_lan_port_settings",
@@ -1324,6 +1330,7 @@ static GET_VENUE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::internal::Opera
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_model_lan_port_settings",
@@ -1338,6 +1345,7 @@ static UPDATE_VENUE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::internal::Op
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_lan_port_settings` (Update venue AP per-model LAN port settings).
 ///
@@ -1396,6 +1404,7 @@ static GET_VENUE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_model_led_settings",
@@ -1414,6 +1423,7 @@ static UPDATE_VENUE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_AP_MODEL_USB_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_model_usb_port_settings",
@@ -1432,6 +1442,7 @@ static GET_VENUE_AP_MODEL_USB_PORT_SETTINGS: ruckus_one_runtime::internal::Opera
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_AP_MODEL_USB_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_model_usb_port_settings",
@@ -1450,6 +1461,7 @@ static UPDATE_VENUE_AP_MODEL_USB_PORT_SETTINGS: ruckus_one_runtime::internal::Op
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_AP_MODEL_CAPABILITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_model_capabilities",
@@ -1468,6 +1480,7 @@ static GET_VENUE_AP_MODEL_CAPABILITIES: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_model_lan_port_specific_settings",
@@ -1486,6 +1499,7 @@ static GET_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::intern
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_model_lan_port_specific_settings",
@@ -1504,6 +1518,7 @@ static UPDATE_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::int
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_AP_MODEL_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_model_port_settings",
@@ -1522,6 +1537,7 @@ static GET_VENUE_AP_MODEL_PORT_SETTINGS: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_AP_MODEL_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_model_port_settings",
@@ -1540,6 +1556,7 @@ static UPDATE_VENUE_AP_MODEL_PORT_SETTINGS: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ADD_ETHERNET_PORT_PROFILE_TO_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_ethernet_port_profile_to_venue_ap_model_lan_port",
@@ -1558,6 +1575,7 @@ static ADD_ETHERNET_PORT_PROFILE_TO_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static REMOVE_ETHERNET_PORT_PROFILE_FROM_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_ethernet_port_profile_from_venue_ap_model_lan_port",
@@ -1576,6 +1594,7 @@ static REMOVE_ETHERNET_PORT_PROFILE_FROM_VENUE_AP_MODEL_LAN_PORT: ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static LIST_VENUE_AP_MODELS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_ap_models",
@@ -1590,6 +1609,7 @@ static LIST_VENUE_AP_MODELS: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static DEACTIVATE_CLIENT_ISOLATION_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_client_isolation_profile_on_venue_ap_model_lan_port",
@@ -1608,6 +1628,7 @@ static DEACTIVATE_CLIENT_ISOLATION_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_CLIENT_ISOLATION_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_client_isolation_profile_on_venue_ap_model_lan_port",
@@ -1626,6 +1647,7 @@ static ACTIVATE_CLIENT_ISOLATION_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_soft_gre_profile_on_venue_ap_model_lan_port",
@@ -1644,6 +1666,7 @@ static DEACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_soft_gre_profile_on_venue_ap_model_lan_port",
@@ -1662,6 +1685,7 @@ static ACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 /// Request builder for `VenueApModelSettingsClient::activate_soft_gre_profile_on_venue_ap_model_lan_port` (Activate soft gre profile on venue ap model lan port).
 ///

@@ -3231,6 +3231,7 @@ static GET_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static GET_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_switch_settings_v1",
@@ -3245,6 +3246,7 @@ static GET_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::internal::Oper
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_switch_settings",
@@ -3263,6 +3265,7 @@ static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::internal::Oper
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_switch_settings_v1",
@@ -3277,6 +3280,7 @@ static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_aaa_settings",
@@ -3295,6 +3299,7 @@ static GET_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static GET_VENUE_TEMPLATE_AAA_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_aaa_settings_v1",
@@ -3309,6 +3314,7 @@ static GET_VENUE_TEMPLATE_AAA_SETTINGS_V1: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static UPDATE_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_aaa_settings",
@@ -3327,6 +3333,7 @@ static UPDATE_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static CREATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_template_aaa_server",
@@ -3345,6 +3352,7 @@ static CREATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static CREATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_template_aaa_server_v1",
@@ -3359,6 +3367,7 @@ static CREATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static QUERY_VENUE_TEMPLATE_AAA_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_template_aaa_servers",
@@ -3377,6 +3386,7 @@ static QUERY_VENUE_TEMPLATE_AAA_SERVERS: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 /// Request builder for `VenueTemplatesClient::query_venue_template_aaa_servers` (Query venue template AAA servers).
 ///
@@ -3453,6 +3463,7 @@ static GET_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: true,
 };
 static UPDATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_aaa_server",
@@ -3471,6 +3482,7 @@ static UPDATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static UPDATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_aaa_server_v1",
@@ -3485,6 +3497,7 @@ static UPDATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static DELETE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_template_aaa_server",
@@ -3503,6 +3516,7 @@ static DELETE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static QUERY_TEMPLATE_DEPENDENCIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_template_dependencies",
@@ -3521,6 +3535,7 @@ static QUERY_TEMPLATE_DEPENDENCIES: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CONFIG_TEMPLATES,
+    reads: true,
 };
 /// Request builder for `VenueTemplatesClient::query_template_dependencies` (Query template dependencies).
 ///
@@ -3597,6 +3612,7 @@ static QUERY_TEMPLATE_INSTANCES: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CONFIG_TEMPLATES,
+    reads: true,
 };
 /// Request builder for `VenueTemplatesClient::query_template_instances` (Query template instances).
 ///
@@ -3692,6 +3708,7 @@ static UPDATE_TEMPLATE_ENFORCEMENT_SETTINGS: ruckus_one_runtime::internal::Opera
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CONFIG_TEMPLATES,
+    reads: false,
 };
 static APPLY_TEMPLATE_TO_TENANT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "apply_template_to_tenant",
@@ -3710,6 +3727,7 @@ static APPLY_TEMPLATE_TO_TENANT: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CONFIG_TEMPLATES,
+    reads: false,
 };
 static GET_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_template_tenant_diff_reports",
@@ -3728,6 +3746,7 @@ static GET_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CONFIG_TEMPLATES,
+    reads: true,
 };
 static PATCH_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_template_tenant_diff_reports",
@@ -3746,6 +3765,7 @@ static PATCH_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CONFIG_TEMPLATES,
+    reads: false,
 };
 static CREATE_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_template",
@@ -3764,6 +3784,7 @@ static CREATE_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
+    reads: false,
 };
 static QUERY_VENUE_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_templates",
@@ -3782,6 +3803,7 @@ static QUERY_VENUE_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `VenueTemplatesClient::query_venue_templates` (Query venue templates).
 ///
@@ -3858,6 +3880,7 @@ static GET_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
+    reads: true,
 };
 static UPDATE_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template",
@@ -3876,6 +3899,7 @@ static UPDATE_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
+    reads: false,
 };
 static DELETE_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_template",
@@ -3894,6 +3918,7 @@ static DELETE_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
+    reads: false,
 };
 static DELETE_VENUE_TEMPLATE_AAA_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_template_aaa_servers",
@@ -3912,6 +3937,7 @@ static DELETE_VENUE_TEMPLATE_AAA_SERVERS: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
+    reads: false,
 };
 static GET_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_templates",
@@ -3930,4 +3956,5 @@ static GET_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };

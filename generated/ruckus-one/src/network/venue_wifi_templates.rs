@@ -2516,6 +2516,7 @@ static GET_AP_GROUP_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `VenueWifiTemplatesClient::get_ap_group_templates` (Get ap group templates).
 ///
@@ -2598,6 +2599,7 @@ static GET_VENUE_TEMPLATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_TEMPLATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_bss_coloring_settings",
@@ -2616,6 +2618,7 @@ static UPDATE_VENUE_TEMPLATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::inter
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_TEMPLATE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_cellular_settings",
@@ -2634,6 +2637,7 @@ static GET_VENUE_TEMPLATE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::internal::Op
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_TEMPLATE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_cellular_settings",
@@ -2652,6 +2656,7 @@ static UPDATE_VENUE_TEMPLATE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::internal:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_TEMPLATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_client_admission_control_settings",
@@ -2670,6 +2675,7 @@ static GET_VENUE_TEMPLATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_TEMPLATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_client_admission_control_settings",
@@ -2688,6 +2694,7 @@ static UPDATE_VENUE_TEMPLATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_TEMPLATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_directed_multicast_settings",
@@ -2706,6 +2713,7 @@ static GET_VENUE_TEMPLATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::in
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_TEMPLATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_directed_multicast_settings",
@@ -2724,6 +2732,7 @@ static UPDATE_VENUE_TEMPLATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_TEMPLATE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_dos_protection_settings",
@@ -2742,6 +2751,7 @@ static GET_VENUE_TEMPLATE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::intern
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_TEMPLATE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_dos_protection_settings",
@@ -2760,6 +2770,7 @@ static UPDATE_VENUE_TEMPLATE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::int
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ADD_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_venue_ap_group_template",
@@ -2778,6 +2789,7 @@ static ADD_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_ap_group_template",
@@ -2796,6 +2808,7 @@ static DELETE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_group_template",
@@ -2814,6 +2827,7 @@ static GET_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap_group_template",
@@ -2832,6 +2846,7 @@ static UPDATE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static CLONE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "clone_venue_ap_group_template",
@@ -2850,6 +2865,7 @@ static CLONE_VENUE_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_TEMPLATE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_load_balancing_settings",
@@ -2868,6 +2884,7 @@ static GET_VENUE_TEMPLATE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::intern
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_TEMPLATE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_load_balancing_settings",
@@ -2886,6 +2903,7 @@ static UPDATE_VENUE_TEMPLATE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::int
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_mesh_settings_v1",
@@ -2904,6 +2922,7 @@ static GET_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_mesh_settings_v1",
@@ -2922,6 +2941,7 @@ static UPDATE_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::internal::
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_TEMPLATE_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_band_mode_settings",
@@ -2940,6 +2960,7 @@ static GET_VENUE_TEMPLATE_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Oper
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_TEMPLATE_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_band_mode_settings",
@@ -2958,6 +2979,7 @@ static UPDATE_VENUE_TEMPLATE_BAND_MODE_SETTINGS: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_TEMPLATE_AP_MODEL_CAPABILITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_model_capabilities",
@@ -2976,6 +2998,7 @@ static GET_VENUE_TEMPLATE_AP_MODEL_CAPABILITIES: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_VENUE_TEMPLATE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_model_external_antenna_settings",
@@ -2994,6 +3017,7 @@ static GET_VENUE_TEMPLATE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_TEMPLATE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_model_external_antenna_settings",
@@ -3012,6 +3036,7 @@ static UPDATE_VENUE_TEMPLATE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_TEMPLATE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_model_lan_port_settings",
@@ -3030,6 +3055,7 @@ static GET_VENUE_TEMPLATE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::intern
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_VENUE_TEMPLATE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_model_led_settings",
@@ -3048,6 +3074,7 @@ static GET_VENUE_TEMPLATE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_TEMPLATE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_model_led_settings",
@@ -3066,6 +3093,7 @@ static UPDATE_VENUE_TEMPLATE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_TEMPLATE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_multicast_dns_fencing_settings",
@@ -3084,6 +3112,7 @@ static GET_VENUE_TEMPLATE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_TEMPLATE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_multicast_dns_fencing_settings",
@@ -3102,6 +3131,7 @@ static UPDATE_VENUE_TEMPLATE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_radio_settings_v1",
@@ -3120,6 +3150,7 @@ static GET_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::internal::Op
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 /// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_radio_settings_v1` (Get venue template ap radio settings v1).
 ///
@@ -3188,6 +3219,7 @@ static UPDATE_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::internal:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_TEMPLATE_AP_RADIUS_OPTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_radius_options",
@@ -3206,6 +3238,7 @@ static GET_VENUE_TEMPLATE_AP_RADIUS_OPTIONS: ruckus_one_runtime::internal::Opera
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_TEMPLATE_AP_RADIUS_OPTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_radius_options",
@@ -3224,6 +3257,7 @@ static UPDATE_VENUE_TEMPLATE_AP_RADIUS_OPTIONS: ruckus_one_runtime::internal::Op
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_TEMPLATE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_reboot_timeout_settings",
@@ -3242,6 +3276,7 @@ static GET_VENUE_TEMPLATE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::intern
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_TEMPLATE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_reboot_timeout_settings",
@@ -3260,6 +3295,7 @@ static UPDATE_VENUE_TEMPLATE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::int
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_TEMPLATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_ap_smart_monitor_settings",
@@ -3278,6 +3314,7 @@ static GET_VENUE_TEMPLATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::interna
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_TEMPLATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_ap_smart_monitor_settings",
@@ -3296,6 +3333,7 @@ static UPDATE_VENUE_TEMPLATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::inte
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_available_channels_of_venue_template_v1",
@@ -3314,6 +3352,7 @@ static GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE_TEMPLATE_V1: ruckus_one_runtime::int
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static DEACTIVATE_WIFI_NETWORK_TEMPLATE_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_wifi_network_template_on_venue",
@@ -3332,6 +3371,7 @@ static DEACTIVATE_WIFI_NETWORK_TEMPLATE_ON_VENUE: ruckus_one_runtime::internal::
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_WIFI_NETWORK_TEMPLATE_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_wifi_network_template_on_venue",
@@ -3350,6 +3390,7 @@ static ACTIVATE_WIFI_NETWORK_TEMPLATE_ON_VENUE: ruckus_one_runtime::internal::Op
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 /// Request builder for `VenueWifiTemplatesClient::activate_wifi_network_template_on_venue` (Activate wifi network template on venue).
 ///
@@ -3444,6 +3485,7 @@ static DEACTIVATE_AP_GROUP_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_runtime::interna
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_AP_GROUP_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_ap_group_template_on_wifi_network",
@@ -3462,6 +3504,7 @@ static ACTIVATE_AP_GROUP_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_runtime::internal:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_AP_GROUP_TEMPLATE_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_group_template_settings_on_wifi_network",
@@ -3480,6 +3523,7 @@ static GET_AP_GROUP_TEMPLATE_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::inter
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_AP_GROUP_TEMPLATE_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_group_template_settings_on_wifi_network",
@@ -3498,6 +3542,7 @@ static UPDATE_AP_GROUP_TEMPLATE_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::in
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_WIFI_NETWORK_TEMPLATE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_wifi_network_template_settings",
@@ -3516,6 +3561,7 @@ static GET_VENUE_WIFI_NETWORK_TEMPLATE_SETTINGS: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_WIFI_NETWORK_TEMPLATE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_wifi_network_template_settings",
@@ -3534,6 +3580,7 @@ static UPDATE_VENUE_WIFI_NETWORK_TEMPLATE_SETTINGS: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_dhcp_config_service_profile_on_venue_template",
@@ -3552,6 +3599,7 @@ static DEACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_TEMPLATE: ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_TEMPLATE_DHCP_CONFIG_SERVICE_PROFILE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_dhcp_config_service_profile_settings",
@@ -3570,6 +3618,7 @@ static GET_VENUE_TEMPLATE_DHCP_CONFIG_SERVICE_PROFILE_SETTINGS: ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static ACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_TEMPLATE_AND_UPDATE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_dhcp_config_service_profile_on_venue_template_and_update_settings",
@@ -3588,6 +3637,7 @@ static ACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_TEMPLATE_AND_UPDATE_SETTING
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_radius_server_profile_template_on_venue_template",
@@ -3606,6 +3656,7 @@ static DEACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_VENUE_TEMPLATE: ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_radius_server_profile_template_on_venue_template",
@@ -3624,6 +3675,7 @@ static ACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_VENUE_TEMPLATE: ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_ROGUE_POLICY_ON_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_rogue_policy_on_venue_template",
@@ -3642,6 +3694,7 @@ static DEACTIVATE_ROGUE_POLICY_ON_VENUE_TEMPLATE: ruckus_one_runtime::internal::
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_ROGUE_POLICY_ON_VENUE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_rogue_policy_on_venue_template",
@@ -3660,6 +3713,7 @@ static ACTIVATE_ROGUE_POLICY_ON_VENUE_TEMPLATE: ruckus_one_runtime::internal::Op
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_TEMPLATE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_rogue_policy_settings",
@@ -3678,6 +3732,7 @@ static GET_VENUE_TEMPLATE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_TEMPLATE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_template_rogue_policy_settings",
@@ -3696,6 +3751,7 @@ static UPDATE_VENUE_TEMPLATE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_SYSLOG_SERVER_PROFILE_TEMPLATE_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_syslog_server_profile_template_on_venue",
@@ -3714,6 +3770,7 @@ static DEACTIVATE_SYSLOG_SERVER_PROFILE_TEMPLATE_ON_VENUE: ruckus_one_runtime::i
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_SYSLOG_SERVER_PROFILE_TEMPLATE_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_syslog_server_profile_template_on_venue",
@@ -3732,6 +3789,7 @@ static ACTIVATE_SYSLOG_SERVER_PROFILE_TEMPLATE_ON_VENUE: ruckus_one_runtime::int
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_TEMPLATE_WIFI_DHCP_POOL_USAGES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_template_wifi_dhcp_pool_usages",
@@ -3750,6 +3808,7 @@ static GET_VENUE_TEMPLATE_WIFI_DHCP_POOL_USAGES: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static DEACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_VENUE_WIFI_NETWORK_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template",
@@ -3768,6 +3827,7 @@ static DEACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_VENUE_WIFI_NETWORK_AP_GROUP_TEMP
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_VENUE_WIFI_NETWORK_AP_GROUP_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template",
@@ -3786,4 +3846,5 @@ static ACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_VENUE_WIFI_NETWORK_AP_GROUP_TEMPLA
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };

@@ -1398,6 +1398,7 @@ static GET_ROGUE_POLICY_TEMPLATES_FOR_VIEW: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WifiPolicyTemplatesClient::get_rogue_policy_templates_for_view` (Get rogue policy templates for view).
 ///
@@ -1486,6 +1487,7 @@ static GET_LAYER3_POLICY_TEMPLATES: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WifiPolicyTemplatesClient::get_layer3_policy_templates` (Get layer3 policy templates).
 ///
@@ -1574,6 +1576,7 @@ static GET_LAYER2_POLICY_TEMPLATES: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WifiPolicyTemplatesClient::get_layer2_policy_templates` (Get layer2 policy templates).
 ///
@@ -1662,6 +1665,7 @@ static GET_DEVICE_POLICY_TEMPLATES: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WifiPolicyTemplatesClient::get_device_policy_templates` (Get device policy templates).
 ///
@@ -1748,6 +1752,7 @@ static GET_APPLICATION_POLICY_TEMPLATES: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WifiPolicyTemplatesClient::get_application_policy_templates` (Get application policy templates).
 ///
@@ -1834,6 +1839,7 @@ static GET_ACCESS_CONTROL_POLICY_PROFILE_TEMPLATES: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WifiPolicyTemplatesClient::get_access_control_policy_profile_templates` (Get access control policy profile templates).
 ///
@@ -1922,6 +1928,7 @@ static ADD_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_access_control_profile_template",
@@ -1940,6 +1947,7 @@ static DELETE_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_access_control_profile_template",
@@ -1958,6 +1966,7 @@ static GET_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_access_control_profile_template",
@@ -1976,6 +1985,7 @@ static UPDATE_ACCESS_CONTROL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_APPLICATION_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_application_policy_template_on_access_control_profile",
@@ -1994,6 +2004,7 @@ static DEACTIVATE_APPLICATION_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_APPLICATION_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_application_policy_template_on_access_control_profile",
@@ -2012,6 +2023,7 @@ static ACTIVATE_APPLICATION_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_DEVICE_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_device_policy_template_on_access_control_profile",
@@ -2030,6 +2042,7 @@ static DEACTIVATE_DEVICE_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_DEVICE_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_device_policy_template_on_access_control_profile",
@@ -2048,6 +2061,7 @@ static ACTIVATE_DEVICE_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_L2_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_l2_acl_policy_template_on_access_control_profile",
@@ -2066,6 +2080,7 @@ static DEACTIVATE_L2_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_L2_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_l2_acl_policy_template_on_access_control_profile",
@@ -2084,6 +2099,7 @@ static ACTIVATE_L2_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_L3_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_l3_acl_policy_template_on_access_control_profile",
@@ -2102,6 +2118,7 @@ static DEACTIVATE_L3_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_L3_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_l3_acl_policy_template_on_access_control_profile",
@@ -2120,6 +2137,7 @@ static ACTIVATE_L3_ACL_POLICY_TEMPLATE_ON_ACCESS_CONTROL_PROFILE: ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ADD_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_application_policy_template",
@@ -2138,6 +2156,7 @@ static ADD_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_application_policy_template",
@@ -2156,6 +2175,7 @@ static DELETE_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_application_policy_template",
@@ -2174,6 +2194,7 @@ static GET_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_application_policy_template",
@@ -2192,6 +2213,7 @@ static UPDATE_APPLICATION_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ADD_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_device_policy_template",
@@ -2210,6 +2232,7 @@ static ADD_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_device_policy_template",
@@ -2228,6 +2251,7 @@ static DELETE_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_device_policy_template",
@@ -2246,6 +2270,7 @@ static GET_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_device_policy_template",
@@ -2264,6 +2289,7 @@ static UPDATE_DEVICE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ADD_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_l2_acl_policy_template",
@@ -2282,6 +2308,7 @@ static ADD_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_l2_acl_policy_template",
@@ -2300,6 +2327,7 @@ static DELETE_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_l2_acl_policy_template",
@@ -2318,6 +2346,7 @@ static GET_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_l2_acl_policy_template",
@@ -2336,6 +2365,7 @@ static UPDATE_L2_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ADD_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_l3_acl_policy_template",
@@ -2354,6 +2384,7 @@ static ADD_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_l3_acl_policy_template",
@@ -2372,6 +2403,7 @@ static DELETE_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_l3_acl_policy_template",
@@ -2390,6 +2422,7 @@ static GET_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_l3_acl_policy_template",
@@ -2408,6 +2441,7 @@ static UPDATE_L3_ACL_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ADD_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_rogue_policy_template",
@@ -2426,6 +2460,7 @@ static ADD_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_rogue_policy_template",
@@ -2444,6 +2479,7 @@ static DELETE_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_rogue_policy_template",
@@ -2462,6 +2498,7 @@ static GET_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_rogue_policy_template",
@@ -2480,4 +2517,5 @@ static UPDATE_ROGUE_POLICY_TEMPLATE: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };

@@ -1829,6 +1829,7 @@ static WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WifiTemplatesClient::wifi_network_template` (Wifi network template).
 ///
@@ -1907,6 +1908,7 @@ static GET_WIFI_CALLING_SERVICE_PROFILE_TEMPLATES: ruckus_one_runtime::internal:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WifiTemplatesClient::get_wifi_calling_service_profile_templates` (Get wifi calling service profile templates).
 ///
@@ -1998,6 +2000,7 @@ static QUERY_VLAN_POOL_PROFILE_TEMPLATES: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WifiTemplatesClient::query_vlan_pool_profile_templates` (Query vlan pool profile templates).
 ///
@@ -2086,6 +2089,7 @@ static GET_SYSLOG_SERVER_PROFILE_TEMPLATES_FOR_VIEW: ruckus_one_runtime::interna
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WifiTemplatesClient::get_syslog_server_profile_templates_for_view` (Get syslog server profile templates for view).
 ///
@@ -2178,6 +2182,7 @@ static GET_RADIUS_SERVER_PROFILE_TEMPLATES_V2: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WifiTemplatesClient::get_radius_server_profile_templates_v2` (Get radius server profile templates v2).
 ///
@@ -2266,6 +2271,7 @@ static GET_ETHERNET_PORT_PROFILE_TEMPLATES: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WifiTemplatesClient::get_ethernet_port_profile_templates` (Get ethernet port profile templates).
 ///
@@ -2354,6 +2360,7 @@ static QUERY_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATES_FOR_VIEW: ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WifiTemplatesClient::query_dhcp_config_service_profile_templates_for_view` (Query dhcp config service profile templates for view).
 ///
@@ -2445,6 +2452,7 @@ static CREATE_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_dhcp_config_service_profile_template",
@@ -2463,6 +2471,7 @@ static DELETE_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_dhcp_config_service_profile_template",
@@ -2481,6 +2490,7 @@ static GET_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_dhcp_config_service_profile_template",
@@ -2499,6 +2509,7 @@ static UPDATE_DHCP_CONFIG_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ADD_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_radius_server_profile_template_v1",
@@ -2517,6 +2528,7 @@ static ADD_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::internal::Oper
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_radius_server_profile_template_v1",
@@ -2535,6 +2547,7 @@ static DELETE_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_radius_server_profile_template_v1",
@@ -2553,6 +2566,7 @@ static GET_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::internal::Oper
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_radius_server_profile_template_v1",
@@ -2571,6 +2585,7 @@ static UPDATE_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static CREATE_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_syslog_server_profile_template",
@@ -2589,6 +2604,7 @@ static CREATE_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Oper
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_syslog_server_profile_template",
@@ -2607,6 +2623,7 @@ static DELETE_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Oper
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_syslog_server_profile_template",
@@ -2625,6 +2642,7 @@ static GET_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_syslog_server_profile_template",
@@ -2643,6 +2661,7 @@ static UPDATE_SYSLOG_SERVER_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Oper
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static CREATE_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_tunnel_service_profile_template",
@@ -2661,6 +2680,7 @@ static CREATE_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_tunnel_service_profile_template",
@@ -2679,6 +2699,7 @@ static DELETE_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_tunnel_service_profile_template",
@@ -2697,6 +2718,7 @@ static GET_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_tunnel_service_profile_template",
@@ -2715,6 +2737,7 @@ static UPDATE_TUNNEL_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ADD_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_vlan_pool_profile_template",
@@ -2733,6 +2756,7 @@ static ADD_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_vlan_pool_profile_template",
@@ -2751,6 +2775,7 @@ static DELETE_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_vlan_pool_profile_template",
@@ -2769,6 +2794,7 @@ static GET_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_vlan_pool_profile_template",
@@ -2787,6 +2813,7 @@ static UPDATE_VLAN_POOL_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static CREATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_wifi_calling_service_profile_template",
@@ -2805,6 +2832,7 @@ static CREATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::interna
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_wifi_calling_service_profile_template",
@@ -2823,6 +2851,7 @@ static DELETE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::interna
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_WI_FI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wi_fi_calling_service_profile_template",
@@ -2841,6 +2870,7 @@ static GET_WI_FI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_wifi_calling_service_profile_template",
@@ -2859,6 +2889,7 @@ static UPDATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::interna
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static CLONE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "clone_wifi_calling_service_profile_template",
@@ -2877,6 +2908,7 @@ static CLONE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static CREATE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_wifi_network_template",
@@ -2895,6 +2927,7 @@ static CREATE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_wifi_network_template",
@@ -2913,6 +2946,7 @@ static DELETE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_template",
@@ -2931,6 +2965,7 @@ static GET_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_wifi_network_template",
@@ -2949,6 +2984,7 @@ static UPDATE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_ACCESS_CONTROL_PROFILE_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_access_control_profile_template_on_wifi_network",
@@ -2967,6 +3003,7 @@ static DEACTIVATE_ACCESS_CONTROL_PROFILE_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_ACCESS_CONTROL_PROFILE_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_access_control_profile_template_on_wifi_network",
@@ -2985,6 +3022,7 @@ static ACTIVATE_ACCESS_CONTROL_PROFILE_TEMPLATE_ON_WIFI_NETWORK: ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static CLONE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "clone_wifi_network_template",
@@ -3003,6 +3041,7 @@ static CLONE_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_DPSK_SERVICE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_dpsk_service_on_wifi_network_template",
@@ -3021,6 +3060,7 @@ static ACTIVATE_DPSK_SERVICE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::inter
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_PORTAL_SERVICE_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_portal_service_profile_template_on_wifi_network_template",
@@ -3039,6 +3079,7 @@ static ACTIVATE_PORTAL_SERVICE_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_WIFI_NETWORK_TEMPLATE_RADIUS_SERVER_PROFILE_TEMPLATE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_template_radius_server_profile_template_settings",
@@ -3057,6 +3098,7 @@ static GET_WIFI_NETWORK_TEMPLATE_RADIUS_SERVER_PROFILE_TEMPLATE_SETTINGS: ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_WIFI_NETWORK_TEMPLATE_RADIUS_SERVER_PROFILE_TEMPLATE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_wifi_network_template_radius_server_profile_template_settings",
@@ -3075,6 +3117,7 @@ static UPDATE_WIFI_NETWORK_TEMPLATE_RADIUS_SERVER_PROFILE_TEMPLATE_SETTINGS: ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_radius_server_profile_template_on_wifi_network_template",
@@ -3093,6 +3136,7 @@ static DEACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_radius_server_profile_template_on_wifi_network_template",
@@ -3111,6 +3155,7 @@ static ACTIVATE_RADIUS_SERVER_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_vlan_pool_profile_template_on_wifi_network_template",
@@ -3129,6 +3174,7 @@ static DEACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_vlan_pool_profile_template_on_wifi_network_template",
@@ -3147,6 +3193,7 @@ static ACTIVATE_VLAN_POOL_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_wifi_calling_service_profile_template_on_wifi_network_template",
@@ -3165,6 +3212,7 @@ static DEACTIVATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_wifi_calling_service_profile_template_on_wifi_network_template",
@@ -3183,4 +3231,5 @@ static ACTIVATE_WIFI_CALLING_SERVICE_PROFILE_TEMPLATE_ON_WIFI_NETWORK_TEMPLATE: 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };

@@ -3703,6 +3703,7 @@ static LIST_NETWORKS: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static CREATE_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_network",
@@ -3717,6 +3718,7 @@ static CREATE_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_NETWORKS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_networks",
@@ -3731,6 +3733,7 @@ static DELETE_NETWORKS: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_network",
@@ -3745,6 +3748,7 @@ static GET_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_network",
@@ -3759,6 +3763,7 @@ static UPDATE_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_network",
@@ -3773,6 +3778,7 @@ static DELETE_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static CREATE_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_wifi_network",
@@ -3791,6 +3797,7 @@ static CREATE_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static UPDATE_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_wifi_network",
@@ -3809,6 +3816,7 @@ static UPDATE_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network",
@@ -3827,6 +3835,7 @@ static GET_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static DELETE_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_wifi_network",
@@ -3845,6 +3854,7 @@ static DELETE_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static QUERY_WIFI_NETWORKS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_wifi_networks",
@@ -3863,6 +3873,7 @@ static QUERY_WIFI_NETWORKS: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WirelessNetworksClient::query_wifi_networks` (Query Wi-Fi networks).
 ///
@@ -3935,6 +3946,7 @@ static CREATE_NETWORK_ACTIVATION: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static QUERY_NETWORK_ACTIVATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_network_activations",
@@ -3949,6 +3961,7 @@ static QUERY_NETWORK_ACTIVATIONS: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 /// Request builder for `WirelessNetworksClient::query_network_activations` (Query network activations).
 ///
@@ -4022,6 +4035,7 @@ static CREATE_NETWORK_ACTIVATION_MAPPINGS: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 /// Request builder for `WirelessNetworksClient::create_network_activation_mappings` (Network activation mappings).
 ///
@@ -4076,6 +4090,7 @@ static GET_NETWORK_ACTIVATION: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_NETWORK_ACTIVATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_network_activation",
@@ -4090,6 +4105,7 @@ static UPDATE_NETWORK_ACTIVATION: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_wifi_network_settings",
@@ -4108,6 +4124,7 @@ static GET_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_wifi_network_settings",
@@ -4126,6 +4143,7 @@ static UPDATE_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_WIFI_NETWORK_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_wifi_network_on_venue",
@@ -4144,6 +4162,7 @@ static ACTIVATE_WIFI_NETWORK_ON_VENUE: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 /// Request builder for `WirelessNetworksClient::activate_wifi_network_on_venue` (Activate Wi-Fi network on venue).
 ///
@@ -4238,6 +4257,7 @@ static DEACTIVATE_WIFI_NETWORK_ON_VENUE: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static QUERY_WIFI_NETWORK_AP_COMPATIBILITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_wifi_network_ap_compatibilities",
@@ -4256,6 +4276,7 @@ static QUERY_WIFI_NETWORK_AP_COMPATIBILITIES: ruckus_one_runtime::internal::Oper
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 /// Request builder for `WirelessNetworksClient::query_wifi_network_ap_compatibilities` (Query Wi-Fi network AP compatibilities).
 ///
@@ -4334,6 +4355,7 @@ static QUERY_WIFI_FEATURE_SETS: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 /// Request builder for `WirelessNetworksClient::query_wifi_feature_sets` (Query Wi-Fi feature sets).
 ///
@@ -4406,6 +4428,7 @@ static LIST_NETWORK_QOS_MAP_SETS: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static LIST_NETWORK_WISPR_PROVIDERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_network_wispr_providers",
@@ -4420,6 +4443,7 @@ static LIST_NETWORK_WISPR_PROVIDERS: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static DEACTIVATE_AP_GROUP_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_ap_group_on_wifi_network",
@@ -4438,6 +4462,7 @@ static DEACTIVATE_AP_GROUP_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_AP_GROUP_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_ap_group_on_wifi_network",
@@ -4456,6 +4481,7 @@ static ACTIVATE_AP_GROUP_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_AP_GROUP_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_group_settings_on_wifi_network",
@@ -4474,6 +4500,7 @@ static GET_AP_GROUP_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Oper
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_AP_GROUP_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_group_settings_on_wifi_network",
@@ -4492,6 +4519,7 @@ static UPDATE_AP_GROUP_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_VLAN_POOL_PROFILE_ON_VENUE_WIFI_NETWORK_AP_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group",
@@ -4510,6 +4538,7 @@ static DEACTIVATE_VLAN_POOL_PROFILE_ON_VENUE_WIFI_NETWORK_AP_GROUP: ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_VLAN_POOL_PROFILE_ON_VENUE_WIFI_NETWORK_AP_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_vlan_pool_profile_on_venue_wifi_network_ap_group",
@@ -4528,6 +4557,7 @@ static ACTIVATE_VLAN_POOL_PROFILE_ON_VENUE_WIFI_NETWORK_AP_GROUP: ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_CLIENT_ISOLATION_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_client_isolation_profile_on_wifi_network",
@@ -4546,6 +4576,7 @@ static DEACTIVATE_CLIENT_ISOLATION_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_CLIENT_ISOLATION_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_client_isolation_profile_on_wifi_network",
@@ -4564,6 +4595,7 @@ static ACTIVATE_CLIENT_ISOLATION_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::in
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_soft_gre_profile_on_venue_wifi_network",
@@ -4582,6 +4614,7 @@ static DEACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_WIFI_NETWORK: ruckus_one_runtime::in
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_soft_gre_profile_on_venue_wifi_network",
@@ -4600,6 +4633,7 @@ static ACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_WIFI_NETWORK: ruckus_one_runtime::inte
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_IDENTITY_PROVIDERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_predefined_hotspot20_identity_providers",
@@ -4618,6 +4652,7 @@ static GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_IDENTITY_PROVIDERS: ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_OPERATORS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_predefined_hotspot20_operators",
@@ -4636,6 +4671,7 @@ static GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_OPERATORS: ruckus_one_runtime::inte
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_WIFI_NETWORK_DEFAULT_QOS_MAP_SET_OPTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_default_qos_map_set_options",
@@ -4654,6 +4690,7 @@ static GET_WIFI_NETWORK_DEFAULT_QOS_MAP_SET_OPTIONS: ruckus_one_runtime::interna
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_RECOVERY_PASSPHRASE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_recovery_passphrase_settings",
@@ -4672,6 +4709,7 @@ static GET_RECOVERY_PASSPHRASE_SETTINGS: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_RECOVERY_PASSPHRASE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_recovery_passphrase_settings",
@@ -4690,6 +4728,7 @@ static UPDATE_RECOVERY_PASSPHRASE_SETTINGS: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_WIFI_NETWORK_WISPR_PROVIDERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_wispr_providers",
@@ -4708,6 +4747,7 @@ static GET_WIFI_NETWORK_WISPR_PROVIDERS: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static DEACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_access_control_profile_on_wifi_network",
@@ -4726,6 +4766,7 @@ static DEACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::in
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_access_control_profile_on_wifi_network",
@@ -4744,6 +4785,7 @@ static ACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::inte
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_APPLICATION_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_application_policy_on_wifi_network",
@@ -4762,6 +4804,7 @@ static DEACTIVATE_APPLICATION_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::intern
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_APPLICATION_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_application_policy_on_wifi_network",
@@ -4780,6 +4823,7 @@ static ACTIVATE_APPLICATION_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_DEVICE_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_device_policy_on_wifi_network",
@@ -4798,6 +4842,7 @@ static DEACTIVATE_DEVICE_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_DEVICE_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_device_policy_on_wifi_network",
@@ -4816,6 +4861,7 @@ static ACTIVATE_DEVICE_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_DPSK_SERVICE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_dpsk_service_on_wifi_network",
@@ -4834,6 +4880,7 @@ static ACTIVATE_DPSK_SERVICE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Oper
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_HOTSPOT20_IDENTITY_PROVIDER_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_hotspot20_identity_provider_on_wifi_network",
@@ -4852,6 +4899,7 @@ static DEACTIVATE_HOTSPOT20_IDENTITY_PROVIDER_ON_WIFI_NETWORK: ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_HOTSPOT20_IDENTITY_PROVIDER_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_hotspot20_identity_provider_on_wifi_network",
@@ -4870,6 +4918,7 @@ static ACTIVATE_HOTSPOT20_IDENTITY_PROVIDER_ON_WIFI_NETWORK: ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_HOTSPOT20_OPERATOR_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_hotspot20_operator_on_wifi_network",
@@ -4888,6 +4937,7 @@ static DEACTIVATE_HOTSPOT20_OPERATOR_ON_WIFI_NETWORK: ruckus_one_runtime::intern
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_HOTSPOT20_OPERATOR_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_hotspot20_operator_on_wifi_network",
@@ -4906,6 +4956,7 @@ static ACTIVATE_HOTSPOT20_OPERATOR_ON_WIFI_NETWORK: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_L2_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_l2_acl_policy_on_wifi_network",
@@ -4924,6 +4975,7 @@ static DEACTIVATE_L2_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_L2_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_l2_acl_policy_on_wifi_network",
@@ -4942,6 +4994,7 @@ static ACTIVATE_L2_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_L3_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_l3_acl_policy_on_wifi_network",
@@ -4960,6 +5013,7 @@ static DEACTIVATE_L3_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_L3_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_l3_acl_policy_on_wifi_network",
@@ -4978,6 +5032,7 @@ static ACTIVATE_L3_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_MAC_REGISTRATION_POOL_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_mac_registration_pool_on_wifi_network",
@@ -4996,6 +5051,7 @@ static DEACTIVATE_MAC_REGISTRATION_POOL_ON_WIFI_NETWORK: ruckus_one_runtime::int
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_MAC_REGISTRATION_POOL_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_mac_registration_pool_on_wifi_network",
@@ -5014,6 +5070,7 @@ static ACTIVATE_MAC_REGISTRATION_POOL_ON_WIFI_NETWORK: ruckus_one_runtime::inter
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_PORTAL_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_portal_service_profile_on_wifi_network",
@@ -5032,6 +5089,7 @@ static ACTIVATE_PORTAL_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::inte
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_network_radius_server_profile_settings",
@@ -5050,6 +5108,7 @@ static GET_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS: ruckus_one_runtime::inte
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_wifi_network_radius_server_profile_settings",
@@ -5068,6 +5127,7 @@ static UPDATE_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS: ruckus_one_runtime::i
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_RADIUS_SERVER_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_radius_server_profile_on_wifi_network",
@@ -5086,6 +5146,7 @@ static DEACTIVATE_RADIUS_SERVER_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::int
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_RADIUS_SERVER_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_radius_server_profile_on_wifi_network",
@@ -5104,6 +5165,7 @@ static ACTIVATE_RADIUS_SERVER_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::inter
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_VLAN_POOL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_vlan_pool_profile_on_wifi_network",
@@ -5122,6 +5184,7 @@ static DEACTIVATE_VLAN_POOL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::interna
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_VLAN_POOL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_vlan_pool_profile_on_wifi_network",
@@ -5140,6 +5203,7 @@ static ACTIVATE_VLAN_POOL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_WIFI_CALLING_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_wifi_calling_service_profile_on_wifi_network",
@@ -5158,6 +5222,7 @@ static DEACTIVATE_WIFI_CALLING_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_WIFI_CALLING_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_wifi_calling_service_profile_on_wifi_network",
@@ -5176,4 +5241,5 @@ static ACTIVATE_WIFI_CALLING_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };

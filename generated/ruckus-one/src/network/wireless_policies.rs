@@ -5852,6 +5852,7 @@ static CREATE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_client_isolation_profile",
@@ -5870,6 +5871,7 @@ static GET_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_client_isolation_profile",
@@ -5888,6 +5890,7 @@ static UPDATE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_client_isolation_profile",
@@ -5906,6 +5909,7 @@ static DELETE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static QUERY_CLIENT_ISOLATION_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_client_isolation_profiles",
@@ -5924,6 +5928,7 @@ static QUERY_CLIENT_ISOLATION_PROFILES: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WirelessPoliciesClient::query_client_isolation_profiles` (Query client isolation profiles).
 ///
@@ -6006,6 +6011,7 @@ static CREATE_LBS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_LBS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_lbs_server_profile",
@@ -6024,6 +6030,7 @@ static GET_LBS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_LBS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_lbs_server_profile",
@@ -6042,6 +6049,7 @@ static UPDATE_LBS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_LBS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_lbs_server_profile",
@@ -6060,6 +6068,7 @@ static DELETE_LBS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static QUERY_LBS_SERVER_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_lbs_server_profiles",
@@ -6078,6 +6087,7 @@ static QUERY_LBS_SERVER_PROFILES: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WirelessPoliciesClient::query_lbs_server_profiles` (Query LBS server profiles).
 ///
@@ -6158,6 +6168,7 @@ static CREATE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_multicast_dns_proxy_profile",
@@ -6176,6 +6187,7 @@ static GET_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_multicast_dns_proxy_profile",
@@ -6194,6 +6206,7 @@ static UPDATE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_multicast_dns_proxy_profile",
@@ -6212,6 +6225,7 @@ static DELETE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static QUERY_MULTICAST_DNS_PROXY_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_multicast_dns_proxy_profiles",
@@ -6230,6 +6244,7 @@ static QUERY_MULTICAST_DNS_PROXY_PROFILES: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WirelessPoliciesClient::query_multicast_dns_proxy_profiles` (Query multicast DNS proxy profiles).
 ///
@@ -6315,6 +6330,7 @@ static CREATE_ROGUE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_ROGUE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_rogue_policy",
@@ -6333,6 +6349,7 @@ static GET_ROGUE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_ROGUE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_rogue_policy",
@@ -6351,6 +6368,7 @@ static UPDATE_ROGUE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_ROGUE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_rogue_policy",
@@ -6369,6 +6387,7 @@ static DELETE_ROGUE_POLICY: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static QUERY_ROGUE_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_rogue_policies",
@@ -6387,6 +6406,7 @@ static QUERY_ROGUE_POLICIES: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WirelessPoliciesClient::query_rogue_policies` (Query rogue policies).
 ///
@@ -6475,6 +6495,7 @@ static CREATE_SNMP_AGENT_PROFILE: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_SNMP_AGENT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_snmp_agent_profile",
@@ -6493,6 +6514,7 @@ static GET_SNMP_AGENT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_SNMP_AGENT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_snmp_agent_profile",
@@ -6511,6 +6533,7 @@ static UPDATE_SNMP_AGENT_PROFILE: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_SNMP_AGENT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_snmp_agent_profile",
@@ -6529,6 +6552,7 @@ static DELETE_SNMP_AGENT_PROFILE: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static QUERY_SNMP_AGENT_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_snmp_agent_profiles",
@@ -6547,6 +6571,7 @@ static QUERY_SNMP_AGENT_PROFILES: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WirelessPoliciesClient::query_snmp_agent_profiles` (Query SNMP agent profiles).
 ///
@@ -6627,6 +6652,7 @@ static CREATE_SOFT_GRE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_SOFT_GRE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_soft_gre_profile",
@@ -6645,6 +6671,7 @@ static GET_SOFT_GRE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_SOFT_GRE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_soft_gre_profile",
@@ -6663,6 +6690,7 @@ static UPDATE_SOFT_GRE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_SOFT_GRE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_soft_gre_profile",
@@ -6681,6 +6709,7 @@ static DELETE_SOFT_GRE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static QUERY_SOFT_GRE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_soft_gre_profiles",
@@ -6699,6 +6728,7 @@ static QUERY_SOFT_GRE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WirelessPoliciesClient::query_soft_gre_profiles` (Query SoftGRE profiles).
 ///
@@ -6779,6 +6809,7 @@ static CREATE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_tunnel_service_profile",
@@ -6797,6 +6828,7 @@ static GET_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_tunnel_service_profile",
@@ -6815,6 +6847,7 @@ static UPDATE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static PATCH_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_tunnel_service_profile",
@@ -6833,6 +6866,7 @@ static PATCH_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_tunnel_service_profile",
@@ -6851,6 +6885,7 @@ static DELETE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static QUERY_TUNNEL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_tunnel_service_profiles",
@@ -6869,6 +6904,7 @@ static QUERY_TUNNEL_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WirelessPoliciesClient::query_tunnel_service_profiles` (Query tunnel service profiles).
 ///
@@ -6945,6 +6981,7 @@ static CREATE_VLAN_POOL_PROFILE: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VLAN_POOL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_vlan_pool_profile",
@@ -6963,6 +7000,7 @@ static GET_VLAN_POOL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VLAN_POOL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_vlan_pool_profile",
@@ -6981,6 +7019,7 @@ static UPDATE_VLAN_POOL_PROFILE: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_VLAN_POOL_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_vlan_pool_profile",
@@ -6999,6 +7038,7 @@ static DELETE_VLAN_POOL_PROFILE: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static QUERY_VLAN_POOL_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_vlan_pool_profiles",
@@ -7017,6 +7057,7 @@ static QUERY_VLAN_POOL_PROFILES: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WirelessPoliciesClient::query_vlan_pool_profiles` (Query VLAN pool profiles).
 ///
@@ -7105,6 +7146,7 @@ static CREATE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_ETHERNET_PORT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ethernet_port_profile",
@@ -7123,6 +7165,7 @@ static GET_ETHERNET_PORT_PROFILE: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ethernet_port_profile",
@@ -7141,6 +7184,7 @@ static UPDATE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_ethernet_port_profile",
@@ -7159,6 +7203,7 @@ static DELETE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static QUERY_ETHERNET_PORT_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_ethernet_port_profiles",
@@ -7177,6 +7222,7 @@ static QUERY_ETHERNET_PORT_PROFILES: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WirelessPoliciesClient::query_ethernet_port_profiles` (Query Ethernet port profiles).
 ///

@@ -4857,6 +4857,7 @@ static CREATE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_hotspot20_identity_provider",
@@ -4875,6 +4876,7 @@ static GET_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_hotspot20_identity_provider",
@@ -4893,6 +4895,7 @@ static UPDATE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_hotspot20_identity_provider",
@@ -4911,6 +4914,7 @@ static DELETE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ADD_RADIUS_SERVER_PROFILE_TO_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_radius_server_profile_to_hotspot20_identity_provider",
@@ -4929,6 +4933,7 @@ static ADD_RADIUS_SERVER_PROFILE_TO_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static REMOVE_RADIUS_SERVER_PROFILE_FROM_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_radius_server_profile_from_hotspot20_identity_provider",
@@ -4947,6 +4952,7 @@ static REMOVE_RADIUS_SERVER_PROFILE_FROM_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static QUERY_HOTSPOT20_IDENTITY_PROVIDERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_hotspot20_identity_providers",
@@ -4965,6 +4971,7 @@ static QUERY_HOTSPOT20_IDENTITY_PROVIDERS: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WirelessServiceProfilesClient::query_hotspot20_identity_providers` (Query Hotspot 2.0 identity providers).
 ///
@@ -5050,6 +5057,7 @@ static CREATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_HOTSPOT20_OPERATOR: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_hotspot20_operator",
@@ -5068,6 +5076,7 @@ static GET_HOTSPOT20_OPERATOR: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_hotspot20_operator",
@@ -5086,6 +5095,7 @@ static UPDATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_HOTSPOT20_OPERATOR: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_hotspot20_operator",
@@ -5104,6 +5114,7 @@ static DELETE_HOTSPOT20_OPERATOR: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static QUERY_HOTSPOT20_OPERATORS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_hotspot20_operators",
@@ -5122,6 +5133,7 @@ static QUERY_HOTSPOT20_OPERATORS: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WirelessServiceProfilesClient::query_hotspot20_operators` (Query Hotspot 2.0 operators).
 ///
@@ -5198,6 +5210,7 @@ static CREATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static CREATE_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_syslog_server_profile_v1",
@@ -5216,6 +5229,7 @@ static CREATE_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_syslog_server_profile",
@@ -5230,6 +5244,7 @@ static GET_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_syslog_server_profile_v1",
@@ -5248,6 +5263,7 @@ static GET_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_syslog_server_profile",
@@ -5262,6 +5278,7 @@ static UPDATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static UPDATE_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_syslog_server_profile_v1",
@@ -5280,6 +5297,7 @@ static UPDATE_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_syslog_server_profile",
@@ -5302,6 +5320,7 @@ static DELETE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static QUERY_SYSLOG_SERVER_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_syslog_server_profiles",
@@ -5320,6 +5339,7 @@ static QUERY_SYSLOG_SERVER_PROFILES: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WirelessServiceProfilesClient::query_syslog_server_profiles` (Query syslog server profiles).
 ///
@@ -5404,6 +5424,7 @@ static CREATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static CREATE_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_radius_server_profile_v1",
@@ -5422,6 +5443,7 @@ static CREATE_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_RADIUS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_radius_server_profile",
@@ -5436,6 +5458,7 @@ static GET_RADIUS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_radius_server_profile_v1",
@@ -5454,6 +5477,7 @@ static GET_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_radius_server_profile",
@@ -5468,6 +5492,7 @@ static UPDATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static UPDATE_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_radius_server_profile_v1",
@@ -5486,6 +5511,7 @@ static UPDATE_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_radius_server_profile",
@@ -5508,6 +5534,7 @@ static DELETE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static QUERY_RADIUS_SERVER_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_radius_server_profiles",
@@ -5526,6 +5553,7 @@ static QUERY_RADIUS_SERVER_PROFILES: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WirelessServiceProfilesClient::query_radius_server_profiles` (Query RADIUS server profiles).
 ///
@@ -5610,6 +5638,7 @@ static CREATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static CREATE_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_dhcp_config_service_profile_v1",
@@ -5628,6 +5657,7 @@ static CREATE_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Oper
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_dhcp_config_service_profile",
@@ -5642,6 +5672,7 @@ static GET_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_dhcp_config_service_profile_v1",
@@ -5660,6 +5691,7 @@ static GET_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_dhcp_config_service_profile",
@@ -5674,6 +5706,7 @@ static UPDATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static UPDATE_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_dhcp_config_service_profile_v1",
@@ -5692,6 +5725,7 @@ static UPDATE_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Oper
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_dhcp_config_service_profile",
@@ -5714,6 +5748,7 @@ static DELETE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static QUERY_DHCP_CONFIG_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_dhcp_config_service_profiles",
@@ -5732,6 +5767,7 @@ static QUERY_DHCP_CONFIG_SERVICE_PROFILES: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WirelessServiceProfilesClient::query_dhcp_config_service_profiles` (Query DHCP configuration service profiles).
 ///
@@ -5819,6 +5855,7 @@ static CREATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static CREATE_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_wifi_calling_service_profile_v1",
@@ -5837,6 +5874,7 @@ static CREATE_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_calling_service_profile",
@@ -5851,6 +5889,7 @@ static GET_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_calling_service_profile_v1",
@@ -5869,6 +5908,7 @@ static GET_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_wifi_calling_service_profile",
@@ -5883,6 +5923,7 @@ static UPDATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static UPDATE_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_wifi_calling_service_profile_v1",
@@ -5901,6 +5942,7 @@ static UPDATE_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_wifi_calling_service_profile",
@@ -5923,6 +5965,7 @@ static DELETE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static QUERY_WIFI_CALLING_SERVICE_PROFILES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_wifi_calling_service_profiles",
@@ -5941,6 +5984,7 @@ static QUERY_WIFI_CALLING_SERVICE_PROFILES: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WirelessServiceProfilesClient::query_wifi_calling_service_profiles` (Query Wi-Fi calling service profiles).
 ///
@@ -6032,6 +6076,7 @@ static ADD_RADIUS_SERVER_PROFILE_TO_ETHERNET_PORT_PROFILE: ruckus_one_runtime::i
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static REMOVE_RADIUS_SERVER_PROFILE_FROM_ETHERNET_PORT_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_radius_server_profile_from_ethernet_port_profile",
@@ -6050,4 +6095,5 @@ static REMOVE_RADIUS_SERVER_PROFILE_FROM_ETHERNET_PORT_PROFILE: ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };

@@ -3099,6 +3099,7 @@ static CREATE_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
+    reads: false,
 };
 static GET_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue",
@@ -3117,6 +3118,7 @@ static GET_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
+    reads: true,
 };
 static UPDATE_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue",
@@ -3135,6 +3137,7 @@ static UPDATE_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
+    reads: false,
 };
 static DELETE_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue",
@@ -3153,6 +3156,7 @@ static DELETE_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
+    reads: false,
 };
 static QUERY_VENUES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venues",
@@ -3171,6 +3175,7 @@ static QUERY_VENUES: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WirelessVenuesClient::query_venues` (Query venues).
 ///
@@ -3247,6 +3252,7 @@ static CREATE_VENUE_UPLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
+    reads: false,
 };
 static GET_VENUE_FILE_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_file_url",
@@ -3265,6 +3271,7 @@ static GET_VENUE_FILE_URL: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
+    reads: true,
 };
 static QUERY_VENUE_FLOORPLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_floorplans",
@@ -3283,6 +3290,7 @@ static QUERY_VENUE_FLOORPLANS: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
+    reads: true,
 };
 /// Request builder for `WirelessVenuesClient::query_venue_floorplans` (Query venue floor plans).
 ///
@@ -3347,6 +3355,7 @@ static QUERY_QOS_STATISTICS: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 static LIST_VENUE_APS_MODELS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_aps_models",
@@ -3365,6 +3374,7 @@ static LIST_VENUE_APS_MODELS: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 static LIST_VENUE_MESH_TOPOLOGIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_mesh_topologies",
@@ -3383,6 +3393,7 @@ static LIST_VENUE_MESH_TOPOLOGIES: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 static LIST_VENUE_TOPOLOGIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_venue_topologies",
@@ -3401,6 +3412,7 @@ static LIST_VENUE_TOPOLOGIES: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 static GET_VENUE_FLOOR_PLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_floor_plan",
@@ -3419,6 +3431,7 @@ static GET_VENUE_FLOOR_PLAN: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
+    reads: true,
 };
 static UPDATE_VENUE_FLOOR_PLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_floor_plan",
@@ -3437,6 +3450,7 @@ static UPDATE_VENUE_FLOOR_PLAN: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
+    reads: false,
 };
 static DELETE_VENUE_FLOOR_PLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_floor_plan",
@@ -3455,6 +3469,7 @@ static DELETE_VENUE_FLOOR_PLAN: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
+    reads: false,
 };
 static GET_VENUE_FLOOR_PLANS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_floor_plans",
@@ -3473,6 +3488,7 @@ static GET_VENUE_FLOOR_PLANS: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
+    reads: true,
 };
 static CREATE_VENUE_FLOOR_PLAN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_floor_plan",
@@ -3491,6 +3507,7 @@ static CREATE_VENUE_FLOOR_PLAN: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VENUE,
+    reads: false,
 };
 static GET_VENUE_ROGUE_APS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_rogue_aps",
@@ -3509,6 +3526,7 @@ static GET_VENUE_ROGUE_APS: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WirelessVenuesClient::get_venue_rogue_aps` (Get venue rogue aps).
 ///

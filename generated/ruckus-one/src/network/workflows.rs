@@ -4211,6 +4211,7 @@ static GET_ALL_ENROLLMENT_ACTIONS: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
+    reads: true,
 };
 /// Request builder for `WorkflowsClient::get_all_enrollment_actions` (Get all enrollment actions).
 ///
@@ -4312,6 +4313,7 @@ static CREATE_ENROLLMENT_ACTIONS: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
+    reads: false,
 };
 static QUERY_ENROLLMENT_ACTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_enrollment_actions",
@@ -4330,6 +4332,7 @@ static QUERY_ENROLLMENT_ACTIONS: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
+    reads: true,
 };
 /// Request builder for `WorkflowsClient::query_enrollment_actions` (Query enrollment actions).
 ///
@@ -4409,6 +4412,7 @@ static UPLOAD_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
+    reads: false,
 };
 /// Request builder for `WorkflowsClient::upload_file` (Upload file).
 ///
@@ -4467,6 +4471,7 @@ static GET_ENROLLMENT_ACTION: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
+    reads: true,
 };
 static DELETE_ENROLLMENT_ACTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_enrollment_actions",
@@ -4485,6 +4490,7 @@ static DELETE_ENROLLMENT_ACTIONS: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
+    reads: false,
 };
 static EDIT_ENROLLMENT_ACTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "edit_enrollment_actions",
@@ -4503,6 +4509,7 @@ static EDIT_ENROLLMENT_ACTIONS: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
+    reads: false,
 };
 static GET_ENROLLMENT_ACTION_FILE_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_enrollment_action_file_url",
@@ -4517,6 +4524,7 @@ static GET_ENROLLMENT_ACTION_FILE_URL: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
+    reads: true,
 };
 static DELETE_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_file",
@@ -4531,6 +4539,7 @@ static DELETE_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
+    reads: false,
 };
 static GET_ALL_ENROLLMENT_ACTION_BY_TYPE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_enrollment_action_by_type",
@@ -4549,6 +4558,7 @@ static GET_ALL_ENROLLMENT_ACTION_BY_TYPE: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WORKFLOW_ACTIONS,
+    reads: true,
 };
 /// Request builder for `WorkflowsClient::get_all_enrollment_action_by_type` (Get all enrollment action by type).
 ///
@@ -4650,6 +4660,7 @@ static CREATE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: false,
 };
 static CLONE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "clone_workflow",
@@ -4668,6 +4679,7 @@ static CLONE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: false,
 };
 static QUERY_FOR_VERSIONED_WORKFLOWS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_for_versioned_workflows",
@@ -4686,6 +4698,7 @@ static QUERY_FOR_VERSIONED_WORKFLOWS: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: true,
 };
 /// Request builder for `WorkflowsClient::query_for_versioned_workflows` (Query for versioned workflows).
 ///
@@ -4771,6 +4784,7 @@ static GET_UI_CONFIGURATION: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: true,
 };
 static CREATE_UI_CONFIG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_ui_config",
@@ -4789,6 +4803,7 @@ static CREATE_UI_CONFIG: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: false,
 };
 /// Request builder for `WorkflowsClient::create_ui_config` (Create ui config).
 ///
@@ -4877,6 +4892,7 @@ static RESET_UI_CONFIG: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: false,
 };
 static GET_ALL_SPLIT_STEP_OPTIONS_FOR_STEP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_split_step_options_for_step",
@@ -4895,6 +4911,7 @@ static GET_ALL_SPLIT_STEP_OPTIONS_FOR_STEP: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: true,
 };
 static CREATE_OPTION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_option",
@@ -4913,6 +4930,7 @@ static CREATE_OPTION: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: false,
 };
 static CREATE_NEXT_STEP_FOR_OPTION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_next_step_for_option",
@@ -4931,6 +4949,7 @@ static CREATE_NEXT_STEP_FOR_OPTION: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: false,
 };
 static CREATE_CHILD_STEP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_child_step",
@@ -4949,6 +4968,7 @@ static CREATE_CHILD_STEP: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: false,
 };
 static NESTED_CLONE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "nested_clone_workflow",
@@ -4967,6 +4987,7 @@ static NESTED_CLONE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: false,
 };
 static QUERY_FOR_STEPS_ASSIGNED_TO_THIS_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_for_steps_assigned_to_this_workflow",
@@ -4985,6 +5006,7 @@ static QUERY_FOR_STEPS_ASSIGNED_TO_THIS_WORKFLOW: ruckus_one_runtime::internal::
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: true,
 };
 /// Request builder for `WorkflowsClient::query_for_steps_assigned_to_this_workflow` (Query for steps assigned to this workflow).
 ///
@@ -5074,6 +5096,7 @@ static QUERY_FOR_WORKFLOWS: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: true,
 };
 /// Request builder for `WorkflowsClient::query_for_workflows` (Query for workflows).
 ///
@@ -5159,6 +5182,7 @@ static QUERY_FOR_ACTION_DEFINITIONS: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: true,
 };
 /// Request builder for `WorkflowsClient::query_for_action_definitions` (Query for action definitions).
 ///
@@ -5248,6 +5272,7 @@ static GET_WORKFLOW_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: true,
 };
 static DELETE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_workflow",
@@ -5266,6 +5291,7 @@ static DELETE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: false,
 };
 static UPDATE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_workflow",
@@ -5284,6 +5310,7 @@ static UPDATE_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: false,
 };
 static GET_IMAGE_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_image_file",
@@ -5302,6 +5329,7 @@ static GET_IMAGE_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: true,
 };
 static GET_ALL_STEPS_FOR_WORKFLOW: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_steps_for_workflow",
@@ -5320,6 +5348,7 @@ static GET_ALL_STEPS_FOR_WORKFLOW: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: true,
 };
 /// Request builder for `WorkflowsClient::get_all_steps_for_workflow` (Get all steps for workflow).
 ///
@@ -5425,6 +5454,7 @@ static GET_STEP_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: true,
 };
 static DELETE_STEP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_step",
@@ -5443,6 +5473,7 @@ static DELETE_STEP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: false,
 };
 static GET_SPLIT_STEP_OPTION_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_split_step_option_by_id",
@@ -5461,6 +5492,7 @@ static GET_SPLIT_STEP_OPTION_BY_ID: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: true,
 };
 static DELETE_SPLIT_OPTION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_split_option",
@@ -5479,6 +5511,7 @@ static DELETE_SPLIT_OPTION: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: false,
 };
 static GET_ALL_ACTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_all_actions",
@@ -5497,6 +5530,7 @@ static GET_ALL_ACTIONS: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: true,
 };
 /// Request builder for `WorkflowsClient::get_all_actions` (Get all actions).
 ///
@@ -5602,6 +5636,7 @@ static GET_BY_DEFINITION_ID: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: true,
 };
 static GET_REQUIRED_PRIOR_DEFINITIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_required_prior_definitions",
@@ -5620,6 +5655,7 @@ static GET_REQUIRED_PRIOR_DEFINITIONS: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: true,
 };
 static DELETE_DESCENDANT_STEPS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_descendant_steps",
@@ -5638,4 +5674,5 @@ static DELETE_DESCENDANT_STEPS: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::StatusMessage,
     service: &super::SERVICE_WORKFLOW,
+    reads: false,
 };

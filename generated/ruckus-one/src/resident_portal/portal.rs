@@ -2644,6 +2644,7 @@ static CREATE_UNIT_LOGIN: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
+    reads: false,
 };
 static GET_PROPERTY_STYLES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_property_styles",
@@ -2658,6 +2659,7 @@ static GET_PROPERTY_STYLES: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
+    reads: true,
 };
 static GET_PROPERTY_FAVICON: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_property_favicon",
@@ -2672,6 +2674,7 @@ static GET_PROPERTY_FAVICON: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
+    reads: true,
 };
 static GET_PROPERTY_ACCESS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_property_access",
@@ -2686,6 +2689,7 @@ static GET_PROPERTY_ACCESS: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
+    reads: true,
 };
 static GET_PROPERTY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_property",
@@ -2700,6 +2704,7 @@ static GET_PROPERTY: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
+    reads: true,
 };
 static GET_PROPERTY_UI_CONFIGURATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_property_ui_configurations",
@@ -2714,6 +2719,7 @@ static GET_PROPERTY_UI_CONFIGURATIONS: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
+    reads: true,
 };
 static GET_PROPERTY_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_property_file",
@@ -2728,6 +2734,7 @@ static GET_PROPERTY_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
+    reads: true,
 };
 static GET_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_unit",
@@ -2742,6 +2749,7 @@ static GET_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::i
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
+    reads: true,
 };
 static UPDATE_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_unit",
@@ -2756,6 +2764,7 @@ static UPDATE_UNIT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
+    reads: false,
 };
 static LIST_UNIT_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_unit_devices",
@@ -2770,6 +2779,7 @@ static LIST_UNIT_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
+    reads: true,
 };
 static DELETE_UNIT_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_unit_device",
@@ -2784,6 +2794,7 @@ static DELETE_UNIT_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
+    reads: false,
 };
 static GET_UNIT_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_unit_user",
@@ -2802,6 +2813,7 @@ static GET_UNIT_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
+    reads: true,
 };
 static UPDATE_UNIT_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_unit_user",
@@ -2820,6 +2832,7 @@ static UPDATE_UNIT_USER: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
+    reads: false,
 };
 static QUERY_UNIT_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_unit_users",
@@ -2838,6 +2851,7 @@ static QUERY_UNIT_USERS: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
+    reads: true,
 };
 /// Request builder for `PortalClient::query_unit_users` (Query unit users).
 ///
@@ -2921,6 +2935,7 @@ static LIST_UNIT_USER_DEVICES: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
+    reads: true,
 };
 static DELETE_UNIT_USER_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_unit_user_device",
@@ -2935,4 +2950,5 @@ static DELETE_UNIT_USER_DEVICE: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::Portal,
     service: &super::SERVICE_RESIDENT_PORTAL,
+    reads: false,
 };

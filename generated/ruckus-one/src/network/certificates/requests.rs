@@ -16,6 +16,7 @@ static GET_CERTIFICATE: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: true,
 };
 static DOWNLOAD_CERTIFICATE_PRIVATE_KEY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "download_certificate_private_key",
@@ -30,6 +31,7 @@ static DOWNLOAD_CERTIFICATE_PRIVATE_KEY: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static PATCH_CERTIFICATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_certificate",
@@ -48,6 +50,7 @@ static PATCH_CERTIFICATE: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static DELETE_CERTIFICATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_certificate",
@@ -66,6 +69,7 @@ static DELETE_CERTIFICATE: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static LIST_CERTIFICATE_CHAINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_certificate_chains",
@@ -80,6 +84,7 @@ static LIST_CERTIFICATE_CHAINS: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: true,
 };
 static CREATE_CERTIFICATE_AUTHORITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_certificate_authority",
@@ -98,6 +103,7 @@ static CREATE_CERTIFICATE_AUTHORITY: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static GET_CERTIFICATE_AUTHORITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_certificate_authority",
@@ -116,6 +122,7 @@ static GET_CERTIFICATE_AUTHORITY: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: true,
 };
 static DELETE_CERTIFICATE_AUTHORITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_certificate_authority",
@@ -134,6 +141,7 @@ static DELETE_CERTIFICATE_AUTHORITY: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static QUERY_CERTIFICATE_AUTHORITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_certificate_authorities",
@@ -152,6 +160,7 @@ static QUERY_CERTIFICATE_AUTHORITIES: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: true,
 };
 /// Request builder for `CertificatesClient::query_certificate_authorities` (Query certificate authorities).
 ///
@@ -228,6 +237,7 @@ static CREATE_CERTIFICATE_TEMPLATE: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static CREATE_SUB_CERTIFICATE_AUTHORITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_sub_certificate_authority",
@@ -246,6 +256,7 @@ static CREATE_SUB_CERTIFICATE_AUTHORITY: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static QUERY_SUB_CERTIFICATE_AUTHORITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_sub_certificate_authorities",
@@ -264,6 +275,7 @@ static QUERY_SUB_CERTIFICATE_AUTHORITIES: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: true,
 };
 /// Request builder for `CertificatesClient::query_sub_certificate_authorities` (Query sub certificate authorities).
 ///
@@ -340,6 +352,7 @@ static CREATE_CERTIFICATE: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static QUERY_CERTIFICATE_AUTHORITY_CERTIFICATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_certificate_authority_certificates",
@@ -358,6 +371,7 @@ static QUERY_CERTIFICATE_AUTHORITY_CERTIFICATES: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: true,
 };
 /// Request builder for `CertificatesClient::query_certificate_authority_certificates` (Query certificates of a certificate authority).
 ///
@@ -434,6 +448,7 @@ static GET_CERTIFICATE_TEMPLATE: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: true,
 };
 static PATCH_CERTIFICATE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_certificate_template",
@@ -452,6 +467,7 @@ static PATCH_CERTIFICATE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static DELETE_CERTIFICATE_TEMPLATE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_certificate_template",
@@ -470,6 +486,7 @@ static DELETE_CERTIFICATE_TEMPLATE: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static QUERY_CERTIFICATE_TEMPLATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_certificate_templates",
@@ -488,6 +505,7 @@ static QUERY_CERTIFICATE_TEMPLATES: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: true,
 };
 /// Request builder for `CertificatesClient::query_certificate_templates` (Query certificate templates).
 ///
@@ -564,6 +582,7 @@ static CREATE_SCEP_KEY: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static LIST_SCEP_KEYS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_scep_keys",
@@ -582,6 +601,7 @@ static LIST_SCEP_KEYS: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: true,
 };
 /// Request builder for `CertificatesClient::list_scep_keys` (List SCEP keys).
 ///
@@ -690,6 +710,7 @@ static GET_SCEP_KEY: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: true,
 };
 static DELETE_SCEP_KEY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_scep_key",
@@ -708,6 +729,7 @@ static DELETE_SCEP_KEY: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static QUERY_CERTIFICATE_TEMPLATE_IDENTITY_CERTIFICATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_certificate_template_identity_certificates",
@@ -726,6 +748,7 @@ static QUERY_CERTIFICATE_TEMPLATE_IDENTITY_CERTIFICATES: ruckus_one_runtime::int
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: true,
 };
 /// Request builder for `CertificatesClient::query_certificate_template_identity_certificates` (Query certificates of an identity).
 ///
@@ -802,6 +825,7 @@ static QUERY_CERTIFICATE_TEMPLATE_CERTIFICATES: ruckus_one_runtime::internal::Op
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: true,
 };
 /// Request builder for `CertificatesClient::query_certificate_template_certificates` (Query certificates of a template).
 ///
@@ -878,6 +902,7 @@ static QUERY_CERTIFICATES: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: true,
 };
 /// Request builder for `CertificatesClient::query_certificates` (Query certificates).
 ///
@@ -950,6 +975,7 @@ static DELETE_CERTIFICATE_TEMPLATE_CERTIFICATES: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static LIST_RADIUS_PROFILE_CERTIFICATES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_radius_profile_certificates",
@@ -968,6 +994,7 @@ static LIST_RADIUS_PROFILE_CERTIFICATES: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: true,
 };
 static LIST_RADIUS_PROFILE_CERTIFICATE_AUTHORITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_radius_profile_certificate_authorities",
@@ -986,6 +1013,7 @@ static LIST_RADIUS_PROFILE_CERTIFICATE_AUTHORITIES: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: true,
 };
 static CREATE_SAML_IDP_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_saml_idp_profile",
@@ -1004,6 +1032,7 @@ static CREATE_SAML_IDP_PROFILE: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EXTERNAL_AUTH,
+    reads: false,
 };
 static GET_SAML_IDP_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_saml_idp_profile",
@@ -1022,6 +1051,7 @@ static GET_SAML_IDP_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EXTERNAL_AUTH,
+    reads: true,
 };
 static UPDATE_SAML_IDP_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_saml_idp_profile",
@@ -1040,6 +1070,7 @@ static UPDATE_SAML_IDP_PROFILE: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EXTERNAL_AUTH,
+    reads: false,
 };
 static PATCH_SAML_IDP_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_saml_idp_profile",
@@ -1058,6 +1089,7 @@ static PATCH_SAML_IDP_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EXTERNAL_AUTH,
+    reads: false,
 };
 static DELETE_SAML_IDP_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_saml_idp_profile",
@@ -1076,6 +1108,7 @@ static DELETE_SAML_IDP_PROFILE: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EXTERNAL_AUTH,
+    reads: false,
 };
 static ADD_SIGNING_CERTIFICATE_TO_SAML_IDP_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_signing_certificate_to_saml_idp_profile",
@@ -1094,6 +1127,7 @@ static ADD_SIGNING_CERTIFICATE_TO_SAML_IDP_PROFILE: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EXTERNAL_AUTH,
+    reads: false,
 };
 static REMOVE_SIGNING_CERTIFICATE_FROM_SAML_IDP_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_signing_certificate_from_saml_idp_profile",
@@ -1112,6 +1146,7 @@ static REMOVE_SIGNING_CERTIFICATE_FROM_SAML_IDP_PROFILE: ruckus_one_runtime::int
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EXTERNAL_AUTH,
+    reads: false,
 };
 static ADD_ENCRYPTION_CERTIFICATE_TO_SAML_IDP_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_encryption_certificate_to_saml_idp_profile",
@@ -1130,6 +1165,7 @@ static ADD_ENCRYPTION_CERTIFICATE_TO_SAML_IDP_PROFILE: ruckus_one_runtime::inter
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EXTERNAL_AUTH,
+    reads: false,
 };
 static REMOVE_ENCRYPTION_CERTIFICATE_FROM_SAML_IDP_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_encryption_certificate_from_saml_idp_profile",
@@ -1148,6 +1184,7 @@ static REMOVE_ENCRYPTION_CERTIFICATE_FROM_SAML_IDP_PROFILE: ruckus_one_runtime::
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EXTERNAL_AUTH,
+    reads: false,
 };
 static ADD_SAML_IDP_PROFILE_TO_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_saml_idp_profile_to_wifi_network",
@@ -1166,6 +1203,7 @@ static ADD_SAML_IDP_PROFILE_TO_WIFI_NETWORK: ruckus_one_runtime::internal::Opera
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ADD_CERTIFICATE_TEMPLATE_TO_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_certificate_template_to_wifi_network",
@@ -1184,6 +1222,7 @@ static ADD_CERTIFICATE_TEMPLATE_TO_WIFI_NETWORK: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static REMOVE_CERTIFICATE_TEMPLATE_FROM_WIFI_NETWORK: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_certificate_template_from_wifi_network",
@@ -1202,6 +1241,7 @@ static REMOVE_CERTIFICATE_TEMPLATE_FROM_WIFI_NETWORK: ruckus_one_runtime::intern
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static CERT_TEMP_UPDATE_POLICY_SET_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "cert_temp_update_policy_set_id",
@@ -1220,6 +1260,7 @@ static CERT_TEMP_UPDATE_POLICY_SET_ID: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static CERT_TEMP_REMOVE_POLICY_SET_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "cert_temp_remove_policy_set_id",
@@ -1238,6 +1279,7 @@ static CERT_TEMP_REMOVE_POLICY_SET_ID: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static QUERY_CERTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_certs",
@@ -1256,6 +1298,7 @@ static QUERY_CERTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: true,
 };
 /// Request builder for `CertificatesClient::query_certs` (Query certs).
 ///
@@ -1332,6 +1375,7 @@ static UPLOAD_CERT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 /// Request builder for `CertificatesClient::upload_cert` (Upload cert).
 ///
@@ -1426,6 +1470,7 @@ static GET_NOTIFICATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: true,
 };
 /// Request builder for `CertificatesClient::get_notifications` (Get notifications).
 ///
@@ -1527,6 +1572,7 @@ static CREATE_NOTIFICATION: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static GET_MSI_PACKAGES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_msi_packages",
@@ -1545,6 +1591,7 @@ static GET_MSI_PACKAGES: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: true,
 };
 /// Request builder for `CertificatesClient::get_msi_packages` (Get msi packages).
 ///
@@ -1646,6 +1693,7 @@ static CREATE_MSI_PACKAGE: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static GENERATE_CERT_TO_IDENTITY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "generate_cert_to_identity",
@@ -1664,6 +1712,7 @@ static GENERATE_CERT_TO_IDENTITY: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static GENERATE_CERT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "generate_cert",
@@ -1682,6 +1731,7 @@ static GENERATE_CERT: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static DOWNLOAD_CERT_DER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "download_cert_der",
@@ -1700,6 +1750,7 @@ static DOWNLOAD_CERT_DER: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: true,
 };
 /// Request builder for `CertificatesClient::download_cert_der` (Download cert der).
 ///
@@ -1770,6 +1821,7 @@ static DOWNLOAD_CERT_P12: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static PATCH_CERT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_cert",
@@ -1788,6 +1840,7 @@ static PATCH_CERT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static DOWNLOAD_CA_P12: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "download_ca_p12",
@@ -1802,6 +1855,7 @@ static DOWNLOAD_CA_P12: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static PATCH_CA: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_ca",
@@ -1820,6 +1874,7 @@ static PATCH_CA: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::i
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static QUERY_TEMPLATES_BY_CA: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_templates_by_ca",
@@ -1838,6 +1893,7 @@ static QUERY_TEMPLATES_BY_CA: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: true,
 };
 /// Request builder for `CertificatesClient::query_templates_by_ca` (Query templates by ca).
 ///
@@ -1914,6 +1970,7 @@ static UPLOAD_CA_PRIVATE_KEY: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 /// Request builder for `CertificatesClient::upload_ca_private_key` (Upload ca private key).
 ///
@@ -2008,6 +2065,7 @@ static DELETE_CA_PRIVATE_KEY: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static PATCH_SCEP_KEY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_scep_key",
@@ -2026,6 +2084,7 @@ static PATCH_SCEP_KEY: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static GET_NOTIFICATION_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_notification_by_id",
@@ -2044,6 +2103,7 @@ static GET_NOTIFICATION_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: true,
 };
 static DELETE_NOTIFICATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_notification",
@@ -2062,6 +2122,7 @@ static DELETE_NOTIFICATION: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static PATCH_NOTIFICATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_notification",
@@ -2080,6 +2141,7 @@ static PATCH_NOTIFICATION: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static GET_MSI_PACKAGE_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_msi_package_by_id",
@@ -2098,6 +2160,7 @@ static GET_MSI_PACKAGE_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: true,
 };
 static DELETE_MSI_PACKAGE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_msi_package",
@@ -2116,6 +2179,7 @@ static DELETE_MSI_PACKAGE: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static PATCH_MSI_PACKAGE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_msi_package",
@@ -2134,6 +2198,7 @@ static PATCH_MSI_PACKAGE: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: false,
 };
 static DOWNLOAD_CERT_CHAIN_IN_PKCS7: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "download_cert_chain_in_pkcs7",
@@ -2148,6 +2213,7 @@ static DOWNLOAD_CERT_CHAIN_IN_PKCS7: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: true,
 };
 static DOWNLOAD_CA_CHAIN_PKCS7: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "download_ca_chain_pkcs7",
@@ -2162,4 +2228,5 @@ static DOWNLOAD_CA_CHAIN_PKCS7: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_CERTIFICATES,
+    reads: true,
 };

@@ -14,6 +14,7 @@ static LIST_PERSONAL_IDENTITY_NETWORKS: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: true,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -103,6 +104,7 @@ static CREATE_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -119,6 +121,7 @@ static QUERY_PERSONAL_IDENTITY_NETWORK_EDGE_COMPATIBILITIES: ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: true,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -135,6 +138,7 @@ static GET_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: true,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -151,6 +155,7 @@ static UPDATE_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -167,6 +172,7 @@ static PATCH_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -183,6 +189,7 @@ static DELETE_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -199,6 +206,7 @@ static ACTIVATE_WIFI_NETWORK_ON_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime::i
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -289,6 +297,7 @@ static DEACTIVATE_WIFI_NETWORK_ON_PERSONAL_IDENTITY_NETWORK: ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -305,6 +314,7 @@ static CREATE_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -325,6 +335,7 @@ static QUERY_EDGE_SD_LAN_SERVICES: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -403,6 +414,7 @@ static QUERY_EDGE_SD_LAN_SERVICE_EDGE_COMPATIBILITIES: ruckus_one_runtime::inter
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: true,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -419,6 +431,7 @@ static GET_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: true,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -435,6 +448,7 @@ static UPDATE_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -451,6 +465,7 @@ static PATCH_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -541,6 +556,7 @@ static DELETE_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -557,6 +573,7 @@ static ACTIVATE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::interna
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -573,6 +590,7 @@ static DEACTIVATE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::inter
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -589,6 +607,7 @@ static ACTIVATE_VENUE_WIFI_NETWORK_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime::i
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -605,6 +624,7 @@ static GET_EDGE_SD_LAN_SERVICE_GUEST_SETTINGS: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: true,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -621,6 +641,7 @@ static PATCH_EDGE_SD_LAN_SERVICE_GUEST_SETTINGS: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -637,6 +658,7 @@ static ACTIVATE_GUEST_VENUE_EDGE_CLUSTER_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -727,6 +749,7 @@ static DEACTIVATE_GUEST_VENUE_EDGE_CLUSTER_ON_EDGE_SD_LAN_SERVICE: ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -743,6 +766,7 @@ static ACTIVATE_GUEST_TUNNEL_PROFILE_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -833,6 +857,7 @@ static DEACTIVATE_GUEST_TUNNEL_PROFILE_ON_EDGE_SD_LAN_SERVICE: ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -849,6 +874,7 @@ static CREATE_EDGE_HQOS_PROFILE: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -939,6 +965,7 @@ static QUERY_EDGE_HQOS_PROFILE_EDGE_COMPATIBILITIES: ruckus_one_runtime::interna
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: true,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -955,6 +982,7 @@ static GET_EDGE_HQOS_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: true,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -971,6 +999,7 @@ static UPDATE_EDGE_HQOS_PROFILE: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1061,6 +1090,7 @@ static DELETE_EDGE_HQOS_PROFILE: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1077,6 +1107,7 @@ static ACTIVATE_VENUE_EDGE_CLUSTER_ON_EDGE_HQOS_PROFILE: ruckus_one_runtime::int
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1167,6 +1198,7 @@ static DEACTIVATE_VENUE_EDGE_CLUSTER_ON_EDGE_HQOS_PROFILE: ruckus_one_runtime::i
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1187,6 +1219,7 @@ static ACTIVATE_TUNNEL_PROFILE_ON_VENUE_EDGE_CLUSTER: ruckus_one_runtime::intern
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1207,6 +1240,7 @@ static DEACTIVATE_TUNNEL_PROFILE_ON_VENUE_EDGE_CLUSTER: ruckus_one_runtime::inte
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1227,6 +1261,7 @@ static GET_VENUE_EDGE_CLUSTER_NETWORK_SETTINGS: ruckus_one_runtime::internal::Op
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: true,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1247,6 +1282,7 @@ static PATCH_VENUE_EDGE_CLUSTER_NETWORK_SETTINGS: ruckus_one_runtime::internal::
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1267,6 +1303,7 @@ static GET_VENUE_EDGE_PORT_CONFIGS: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: true,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1287,6 +1324,7 @@ static PATCH_VENUE_EDGE_PORT_CONFIGS: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1303,6 +1341,7 @@ static LIST_VENUE_EDGE_PORT_SUB_INTERFACES: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: true,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1394,6 +1433,7 @@ static CREATE_VENUE_EDGE_PORT_SUB_INTERFACE: ruckus_one_runtime::internal::Opera
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1410,6 +1450,7 @@ static PATCH_VENUE_EDGE_PORT_SUB_INTERFACE: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1426,6 +1467,7 @@ static DELETE_VENUE_EDGE_PORT_SUB_INTERFACE: ruckus_one_runtime::internal::Opera
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1446,6 +1488,7 @@ static CREATE_VENUE_EDGE_LAG: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1466,6 +1509,7 @@ static GET_VENUE_EDGE_LAG: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: true,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1486,6 +1530,7 @@ static UPDATE_VENUE_EDGE_LAG: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1506,6 +1551,7 @@ static PATCH_VENUE_EDGE_LAG: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1526,6 +1572,7 @@ static DELETE_VENUE_EDGE_LAG: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1546,6 +1593,7 @@ static CREATE_VENUE_EDGE_LAG_SUB_INTERFACE: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1566,6 +1614,7 @@ static GET_VENUE_EDGE_LAG_SUB_INTERFACE: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: true,
 };
 #[cfg(feature = "experimental")]
 #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -1586,6 +1635,7 @@ static DELETE_VENUE_EDGE_LAG_SUB_INTERFACE: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 static GET_ARP_TERMINATION_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_arp_termination_settings",
@@ -1604,6 +1654,7 @@ static GET_ARP_TERMINATION_SETTINGS: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: true,
 };
 static UPDATE_ARP_TERMINATION_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_arp_termination_settings",
@@ -1622,6 +1673,7 @@ static UPDATE_ARP_TERMINATION_SETTINGS: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 static GET_MDNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_mdns_proxy_profile",
@@ -1640,6 +1692,7 @@ static GET_MDNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: true,
 };
 static UPDATE_MDNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_mdns_proxy_profile",
@@ -1658,6 +1711,7 @@ static UPDATE_MDNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 static DELETE_MDNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_mdns_proxy_profile",
@@ -1676,6 +1730,7 @@ static DELETE_MDNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 static ACTIVATE_MDNS_PROXY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_mdns_proxy",
@@ -1694,6 +1749,7 @@ static ACTIVATE_MDNS_PROXY: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 static DEACTIVATE_MDNS_PROXY: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_mdns_proxy",
@@ -1712,6 +1768,7 @@ static DEACTIVATE_MDNS_PROXY: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 static GET_DHCP_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_dhcp_by_id",
@@ -1730,6 +1787,7 @@ static GET_DHCP_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: true,
 };
 static UPDATE_DHCP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_dhcp",
@@ -1748,6 +1806,7 @@ static UPDATE_DHCP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 static DELETE_DHCP_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_dhcp_by_id",
@@ -1766,6 +1825,7 @@ static DELETE_DHCP_BY_ID: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 static PATCH_DHCP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_dhcp",
@@ -1784,6 +1844,7 @@ static PATCH_DHCP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 static ACTIVATE_DHCP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_dhcp",
@@ -1802,6 +1863,7 @@ static ACTIVATE_DHCP: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 static DEACTIVATE_DHCP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_dhcp",
@@ -1820,6 +1882,7 @@ static DEACTIVATE_DHCP: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 static GET_EDGE_CLUSTERS_BY_PAGE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_edge_clusters_by_page",
@@ -1842,6 +1905,7 @@ static GET_EDGE_CLUSTERS_BY_PAGE: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: true,
 };
 /// Request builder for `EdgeServicesClient::get_edge_clusters_by_page` (Get edge clusters by page).
 ///
@@ -1939,6 +2003,7 @@ static CREATE_EDGE_CLUSTER: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 static CREATE_EDGE_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_edge_device",
@@ -1957,6 +2022,7 @@ static CREATE_EDGE_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 static QUERY_VENUE_EDGE_COMPATIBILITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_edge_compatibilities",
@@ -1979,6 +2045,7 @@ static QUERY_VENUE_EDGE_COMPATIBILITIES: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: true,
 };
 static CREATE_MDNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_mdns_proxy_profile",
@@ -1997,6 +2064,7 @@ static CREATE_MDNS_PROXY_PROFILE: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 static QUERY_EDGE_FEATURES_REQUIREMENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_edge_features_requirement",
@@ -2019,6 +2087,7 @@ static QUERY_EDGE_FEATURES_REQUIREMENT: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: true,
 };
 static CREATE_DHCP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_dhcp",
@@ -2037,6 +2106,7 @@ static CREATE_DHCP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 static QUERY_EDGE_DHCP_SERVICE_COMPATIBILITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_edge_dhcp_service_compatibilities",
@@ -2059,6 +2129,7 @@ static QUERY_EDGE_DHCP_SERVICE_COMPATIBILITIES: ruckus_one_runtime::internal::Op
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: true,
 };
 static PATCH_EDGE_LAG_SUB_INTERFACE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_edge_lag_sub_interface",
@@ -2077,6 +2148,7 @@ static PATCH_EDGE_LAG_SUB_INTERFACE: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 static GET_EDGE_CLUSTER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_edge_cluster",
@@ -2099,6 +2171,7 @@ static GET_EDGE_CLUSTER: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: true,
 };
 static DELETE_SINGLE_EDGE_CLUSTER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_single_edge_cluster",
@@ -2117,6 +2190,7 @@ static DELETE_SINGLE_EDGE_CLUSTER: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 static UPDATE_EDGE_CLUSTER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_edge_cluster",
@@ -2139,6 +2213,7 @@ static UPDATE_EDGE_CLUSTER: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 static GET_EDGE_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_edge_device",
@@ -2157,6 +2232,7 @@ static GET_EDGE_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: true,
 };
 static DELETE_EDGE_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_edge_device",
@@ -2175,6 +2251,7 @@ static DELETE_EDGE_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 static PATCH_EDGE_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_edge_device",
@@ -2193,6 +2270,7 @@ static PATCH_EDGE_DEVICE: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 static GET_EDGE_STATIC_ROUTE_CONFIG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_edge_static_route_config",
@@ -2211,6 +2289,7 @@ static GET_EDGE_STATIC_ROUTE_CONFIG: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: true,
 };
 static PATCH_EDGE_STATIC_ROUTE_CONFIG: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_edge_static_route_config",
@@ -2229,6 +2308,7 @@ static PATCH_EDGE_STATIC_ROUTE_CONFIG: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 static TRIGGER_EDGE_ACTION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "trigger_edge_action",
@@ -2243,6 +2323,7 @@ static TRIGGER_EDGE_ACTION: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };
 static GET_EDGE_DNS_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_edge_dns_servers",
@@ -2261,6 +2342,7 @@ static GET_EDGE_DNS_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: true,
 };
 static PATCH_EDGE_DNS_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_edge_dns_servers",
@@ -2279,4 +2361,5 @@ static PATCH_EDGE_DNS_SERVERS: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_EDGE,
+    reads: false,
 };

@@ -16,6 +16,7 @@ static GET_TENANT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 static UPDATE_TENANT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_tenant",
@@ -34,6 +35,7 @@ static UPDATE_TENANT: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: false,
 };
 static DELETE_TENANT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_tenant",
@@ -52,6 +54,7 @@ static DELETE_TENANT: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: false,
 };
 static CREATE_TENANT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_tenant",
@@ -70,6 +73,7 @@ static CREATE_TENANT: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: false,
 };
 static LIST_TENANT_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_tenant_delegations",
@@ -88,6 +92,7 @@ static LIST_TENANT_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 static UPDATE_TENANT_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_tenant_delegations",
@@ -106,6 +111,7 @@ static UPDATE_TENANT_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: false,
 };
 static RESEND_TENANT_INVITATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "resend_tenant_invitation",
@@ -120,6 +126,7 @@ static RESEND_TENANT_INVITATION: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: false,
 };
 static LIST_TENANT_ADMINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_tenant_admins",
@@ -138,6 +145,7 @@ static LIST_TENANT_ADMINS: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 static GET_TENANT_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_tenant_admin",
@@ -156,6 +164,7 @@ static GET_TENANT_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 static UPDATE_TENANT_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_tenant_admin",
@@ -170,6 +179,7 @@ static UPDATE_TENANT_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: false,
 };
 static DELETE_TENANT_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_tenant_admin",
@@ -184,6 +194,7 @@ static DELETE_TENANT_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: false,
 };
 static LIST_TENANT_ADMIN_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_tenant_admin_delegations",
@@ -202,6 +213,7 @@ static LIST_TENANT_ADMIN_DELEGATIONS: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 static UPDATE_TENANT_ADMIN_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_tenant_admin_delegations",
@@ -220,6 +232,7 @@ static UPDATE_TENANT_ADMIN_DELEGATIONS: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: false,
 };
 static UPDATE_TENANT_ACTIVATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_tenant_activation",
@@ -238,6 +251,7 @@ static UPDATE_TENANT_ACTIVATION: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: false,
 };
 static DELETE_TENANT_ACTIVATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_tenant_activation",
@@ -256,6 +270,7 @@ static DELETE_TENANT_ACTIVATION: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: false,
 };
 static GET_TENANT_SUPPORT_STATUS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_tenant_support_status",
@@ -274,6 +289,7 @@ static GET_TENANT_SUPPORT_STATUS: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 static UPDATE_TENANT_SUPPORT_STATUS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_tenant_support_status",
@@ -292,6 +308,7 @@ static UPDATE_TENANT_SUPPORT_STATUS: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: false,
 };
 static DELETE_TENANT_SUPPORT_STATUS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_tenant_support_status",
@@ -310,6 +327,7 @@ static DELETE_TENANT_SUPPORT_STATUS: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: false,
 };
 static CREATE_FIRMWARE_UPGRADE_SCHEDULE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_firmware_upgrade_schedule",
@@ -328,6 +346,7 @@ static CREATE_FIRMWARE_UPGRADE_SCHEDULE: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: false,
 };
 static PATCH_TENANT_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_tenant_delegations",
@@ -346,6 +365,7 @@ static PATCH_TENANT_DELEGATIONS: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: false,
 };
 static PATCH_ADMIN_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_admin_delegations",
@@ -364,6 +384,7 @@ static PATCH_ADMIN_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsMap,
     service: &super::SERVICE_MSP,
+    reads: false,
 };
 static GET_SELF_TENANT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_self_tenant",
@@ -382,6 +403,7 @@ static GET_SELF_TENANT: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: true,
 };
 static CREATE_TENANT_NOTIFICATION_RECIPIENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_tenant_notification_recipient",
@@ -396,6 +418,7 @@ static CREATE_TENANT_NOTIFICATION_RECIPIENT: ruckus_one_runtime::internal::Opera
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: false,
 };
 static LIST_TENANT_NOTIFICATION_RECIPIENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_tenant_notification_recipients",
@@ -414,6 +437,7 @@ static LIST_TENANT_NOTIFICATION_RECIPIENTS: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: true,
 };
 static DELETE_TENANT_NOTIFICATION_RECIPIENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_tenant_notification_recipients",
@@ -432,6 +456,7 @@ static DELETE_TENANT_NOTIFICATION_RECIPIENTS: ruckus_one_runtime::internal::Oper
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: false,
 };
 static CREATE_TENANT_MOBILE_PUSH_NOTIFICATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_tenant_mobile_push_notification",
@@ -450,6 +475,7 @@ static CREATE_TENANT_MOBILE_PUSH_NOTIFICATION: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: false,
 };
 static QUERY_TENANT_NOTIFICATION_RECIPIENTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_tenant_notification_recipients",
@@ -468,6 +494,7 @@ static QUERY_TENANT_NOTIFICATION_RECIPIENTS: ruckus_one_runtime::internal::Opera
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: true,
 };
 /// Request builder for `TenantsClient::query_tenant_notification_recipients` (Query notification recipients).
 ///
@@ -564,6 +591,7 @@ static GET_TENANT_BETA_FEATURES: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: true,
 };
 static UPDATE_TENANT_BETA_FEATURES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_tenant_beta_features",
@@ -578,6 +606,7 @@ static UPDATE_TENANT_BETA_FEATURES: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: false,
 };
 static GET_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_tenant_privacy_settings",
@@ -596,6 +625,7 @@ static GET_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: true,
 };
 static CREATE_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_tenant_privacy_settings",
@@ -614,6 +644,7 @@ static CREATE_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: false,
 };
 static PATCH_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_tenant_privacy_settings",
@@ -632,6 +663,7 @@ static PATCH_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: false,
 };
 static UPDATE_ADMINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_admins",
@@ -650,6 +682,7 @@ static UPDATE_ADMINS: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: false,
 };
 static CREATE_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_admin",
@@ -668,6 +701,7 @@ static CREATE_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: false,
 };
 static LIST_ADMINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_admins",
@@ -686,6 +720,7 @@ static LIST_ADMINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: true,
 };
 /// Request builder for `TenantsClient::list_admins` (List administrators).
 ///
@@ -752,6 +787,7 @@ static DELETE_ADMINS: ruckus_one_runtime::internal::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: false,
 };
 static GET_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_admin",
@@ -770,6 +806,7 @@ static GET_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: true,
 };
 static DELETE_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_admin",
@@ -788,6 +825,7 @@ static DELETE_ADMIN: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: false,
 };
 static QUERY_ADMINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_admins",
@@ -806,6 +844,7 @@ static QUERY_ADMINS: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: true,
 };
 /// Request builder for `TenantsClient::query_admins` (Query administrators).
 ///
@@ -931,6 +970,7 @@ static AP_COUNT_SUMMARY: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_MSP,
+    reads: true,
 };
 /// Request builder for `TenantsClient::ap_count_summary` (Ap count summary).
 ///
@@ -1007,6 +1047,7 @@ static GET_USER_PROFILE: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: true,
 };
 static UPDATE_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_user",
@@ -1025,6 +1066,7 @@ static UPDATE_USER: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: false,
 };
 static REPLACE_OWN_TENANT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "replace_own_tenant",
@@ -1043,6 +1085,7 @@ static REPLACE_OWN_TENANT: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: false,
 };
 static GET_DELEGATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_delegation",
@@ -1061,6 +1104,7 @@ static GET_DELEGATION: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: true,
 };
 static ACCEPT_OR_REJECT_DELEGATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "accept_or_reject_delegation",
@@ -1079,6 +1123,7 @@ static ACCEPT_OR_REJECT_DELEGATION: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: false,
 };
 static DELETE_DELEGATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_delegation",
@@ -1097,6 +1142,7 @@ static DELETE_DELEGATION: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: false,
 };
 static INVITE_SUPPORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "invite_support",
@@ -1111,6 +1157,7 @@ static INVITE_SUPPORT: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: false,
 };
 static DELETE_SUPPORT_DELEGATION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_support_delegation",
@@ -1125,6 +1172,7 @@ static DELETE_SUPPORT_DELEGATION: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: false,
 };
 static GET_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_delegations",
@@ -1143,6 +1191,7 @@ static GET_DELEGATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: true,
 };
 /// Request builder for `TenantsClient::get_delegations` (Get delegations).
 ///
@@ -1209,6 +1258,7 @@ static INVITE_VAR: ruckus_one_runtime::internal::Operation = ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: false,
 };
 static GET_AUTHENTICATIONS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_authentications",
@@ -1227,6 +1277,7 @@ static GET_AUTHENTICATIONS: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: true,
 };
 /// Request builder for `TenantsClient::get_authentications` (Get authentications).
 ///
@@ -1293,6 +1344,7 @@ static ADD_AUTHENTICATION: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: false,
 };
 static GET_ACCOUNT_DETAILS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_account_details",
@@ -1307,4 +1359,5 @@ static GET_ACCOUNT_DETAILS: ruckus_one_runtime::internal::Operation = ruckus_one
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_TENANT,
+    reads: true,
 };

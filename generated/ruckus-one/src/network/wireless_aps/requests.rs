@@ -16,6 +16,7 @@ static CREATE_VENUE_AP: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_AP_IMPORT_RESULTS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_import_results",
@@ -34,6 +35,7 @@ static GET_VENUE_AP_IMPORT_RESULTS: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static CREATE_VENUE_AP_GROUP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_ap_group",
@@ -48,6 +50,7 @@ static CREATE_VENUE_AP_GROUP: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static CREATE_VENUE_AP_GROUP_V1: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "create_venue_ap_group_v1",
@@ -66,6 +69,7 @@ static CREATE_VENUE_AP_GROUP_V1: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static QUERY_VENUE_APS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_venue_aps",
@@ -84,6 +88,7 @@ static QUERY_VENUE_APS: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WirelessApsClient::query_venue_aps` (Query APs).
 ///
@@ -170,6 +175,7 @@ static QUERY_VENUE_AP_CLIENTS: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
+    reads: true,
 };
 /// Request builder for `WirelessApsClient::query_venue_ap_clients` (Query AP clients).
 ///
@@ -248,6 +254,7 @@ static QUERY_VENUE_APS_COMPATIBILITIES: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 /// Request builder for `WirelessApsClient::query_venue_aps_compatibilities` (Query AP compatibilities (per AP)).
 ///
@@ -326,6 +333,7 @@ static QUERY_VENUE_AP_COMPATIBILITIES: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 /// Request builder for `WirelessApsClient::query_venue_ap_compatibilities` (Query AP compatibilities (per venue)).
 ///
@@ -410,6 +418,7 @@ static QUERY_VENUE_EDGE_APP_COMPATIBILITIES: ruckus_one_runtime::internal::Opera
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 /// Request builder for `WirelessApsClient::query_venue_edge_app_compatibilities` (Query edge application compatibilities).
 ///
@@ -487,6 +496,7 @@ static GET_VENUE_AP: ruckus_one_runtime::internal::Operation = ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_AP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_ap",
@@ -505,6 +515,7 @@ static UPDATE_VENUE_AP: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_VENUE_AP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_venue_ap",
@@ -523,6 +534,7 @@ static DELETE_VENUE_AP: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 /// Request builder for `WirelessApsClient::delete_venue_ap` (Delete AP).
 ///
@@ -620,6 +632,7 @@ static GET_AP_PICTURE: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_AP_PICTURE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_picture",
@@ -638,6 +651,7 @@ static UPDATE_AP_PICTURE: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 /// Request builder for `WirelessApsClient::update_ap_picture` (Update AP picture).
 ///
@@ -732,6 +746,7 @@ static DELETE_AP_PICTURE: ruckus_one_runtime::internal::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_AP_LOGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_logs",
@@ -750,6 +765,7 @@ static GET_AP_LOGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_AP_PACKETS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_packets",
@@ -768,6 +784,7 @@ static GET_AP_PACKETS: ruckus_one_runtime::internal::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_AP_WIFI_DHCP_CLIENT_LEASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_wifi_dhcp_client_leases",
@@ -786,6 +803,7 @@ static GET_AP_WIFI_DHCP_CLIENT_LEASES: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_AP_WIFI_DHCP_POOL_USAGES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_wifi_dhcp_pool_usages",
@@ -804,6 +822,7 @@ static GET_AP_WIFI_DHCP_POOL_USAGES: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static PATCH_AP_CLIENT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_ap_client",
@@ -822,6 +841,7 @@ static PATCH_AP_CLIENT: ruckus_one_runtime::internal::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static PATCH_AP_DIAGNOSIS_COMMANDS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_ap_diagnosis_commands",
@@ -840,6 +860,7 @@ static PATCH_AP_DIAGNOSIS_COMMANDS: ruckus_one_runtime::internal::Operation = ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static PATCH_AP_NEIGHBORS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_ap_neighbors",
@@ -858,6 +879,7 @@ static PATCH_AP_NEIGHBORS: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static PATCH_AP_PACKETS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_ap_packets",
@@ -876,6 +898,7 @@ static PATCH_AP_PACKETS: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static PATCH_AP_SYSTEM_COMMANDS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "patch_ap_system_commands",
@@ -894,6 +917,7 @@ static PATCH_AP_SYSTEM_COMMANDS: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static QUERY_AP_NEIGHBORS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "query_ap_neighbors",
@@ -912,6 +936,7 @@ static QUERY_AP_NEIGHBORS: ruckus_one_runtime::internal::Operation = ruckus_one_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 /// Request builder for `WirelessApsClient::query_ap_neighbors` (Query AP neighbors).
 ///
@@ -988,6 +1013,7 @@ static ADD_SNMP_AGENT_PROFILE_TO_AP: ruckus_one_runtime::internal::Operation = r
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static REMOVE_SNMP_AGENT_PROFILE_FROM_AP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_snmp_agent_profile_from_ap",
@@ -1006,6 +1032,7 @@ static REMOVE_SNMP_AGENT_PROFILE_FROM_AP: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ADD_IOT_CONTROLLER_TO_AP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_iot_controller_to_ap",
@@ -1024,6 +1051,7 @@ static ADD_IOT_CONTROLLER_TO_AP: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static REMOVE_IOT_CONTROLLER_FROM_AP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_iot_controller_from_ap",
@@ -1042,6 +1070,7 @@ static REMOVE_IOT_CONTROLLER_FROM_AP: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ADD_CLIENT_ISOLATION_PROFILE_TO_AP_LAN_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_client_isolation_profile_to_ap_lan_port",
@@ -1060,6 +1089,7 @@ static ADD_CLIENT_ISOLATION_PROFILE_TO_AP_LAN_PORT: ruckus_one_runtime::internal
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static REMOVE_CLIENT_ISOLATION_PROFILE_FROM_AP_LAN_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_client_isolation_profile_from_ap_lan_port",
@@ -1078,6 +1108,7 @@ static REMOVE_CLIENT_ISOLATION_PROFILE_FROM_AP_LAN_PORT: ruckus_one_runtime::int
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ADD_SOFT_GRE_PROFILE_TO_AP_LAN_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_soft_gre_profile_to_ap_lan_port",
@@ -1096,6 +1127,7 @@ static ADD_SOFT_GRE_PROFILE_TO_AP_LAN_PORT: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 /// Request builder for `WirelessApsClient::add_soft_gre_profile_to_ap_lan_port` (Add SoftGRE profile to AP LAN port).
 ///
@@ -1190,6 +1222,7 @@ static REMOVE_SOFT_GRE_PROFILE_FROM_AP_LAN_PORT: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ADD_ETHERNET_PORT_PROFILE_TO_AP_LAN_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_ethernet_port_profile_to_ap_lan_port",
@@ -1208,6 +1241,7 @@ static ADD_ETHERNET_PORT_PROFILE_TO_AP_LAN_PORT: ruckus_one_runtime::internal::O
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static REMOVE_ETHERNET_PORT_PROFILE_FROM_AP_LAN_PORT: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_ethernet_port_profile_from_ap_lan_port",
@@ -1226,6 +1260,7 @@ static REMOVE_ETHERNET_PORT_PROFILE_FROM_AP_LAN_PORT: ruckus_one_runtime::intern
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ADD_MULTICAST_DNS_PROXY_PROFILE_TO_AP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "add_multicast_dns_proxy_profile_to_ap",
@@ -1244,6 +1279,7 @@ static ADD_MULTICAST_DNS_PROXY_PROFILE_TO_AP: ruckus_one_runtime::internal::Oper
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static REMOVE_MULTICAST_DNS_PROXY_PROFILE_FROM_AP: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "remove_multicast_dns_proxy_profile_from_ap",
@@ -1262,6 +1298,7 @@ static REMOVE_MULTICAST_DNS_PROXY_PROFILE_FROM_AP: ruckus_one_runtime::internal:
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_AP_FLOOR_POSITION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_floor_position",
@@ -1280,6 +1317,7 @@ static GET_AP_FLOOR_POSITION: ruckus_one_runtime::internal::Operation = ruckus_o
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_AP_FLOOR_POSITION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_floor_position",
@@ -1298,6 +1336,7 @@ static UPDATE_AP_FLOOR_POSITION: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DELETE_AP_FLOOR_POSITION: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "delete_ap_floor_position",
@@ -1316,6 +1355,7 @@ static DELETE_AP_FLOOR_POSITION: ruckus_one_runtime::internal::Operation = rucku
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_AP_AVAILABLE_LTE_BANDS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_ap_available_lte_bands",
@@ -1334,6 +1374,7 @@ static GET_VENUE_AP_AVAILABLE_LTE_BANDS: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_AP_MODEL_CAPABILITIES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_model_capabilities",
@@ -1352,6 +1393,7 @@ static GET_AP_MODEL_CAPABILITIES: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_AP_LAN_PORT_OVERWRITE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_ap_lan_port_overwrite_settings",
@@ -1370,6 +1412,7 @@ static GET_AP_LAN_PORT_OVERWRITE_SETTINGS: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_AP_LAN_PORT_OVERWRITE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_ap_lan_port_overwrite_settings",
@@ -1388,6 +1431,7 @@ static UPDATE_AP_LAN_PORT_OVERWRITE_SETTINGS: ruckus_one_runtime::internal::Oper
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_dhcp_config_service_profile_on_venue",
@@ -1406,6 +1450,7 @@ static DEACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE: ruckus_one_runtime::inte
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_DHCP_CONFIG_SERVICE_PROFILE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_dhcp_config_service_profile_settings",
@@ -1424,6 +1469,7 @@ static GET_VENUE_DHCP_CONFIG_SERVICE_PROFILE_SETTINGS: ruckus_one_runtime::inter
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static ACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_AND_UPDATE_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_dhcp_config_service_profile_on_venue_and_update_settings",
@@ -1442,6 +1488,7 @@ static ACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_AND_UPDATE_SETTINGS: ruckus
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DISASSOCIATE_IOT_CONTROLLER_FROM_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "disassociate_iot_controller_from_venue",
@@ -1460,6 +1507,7 @@ static DISASSOCIATE_IOT_CONTROLLER_FROM_VENUE: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ASSOCIATE_IOT_CONTROLLER_WITH_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "associate_iot_controller_with_venue",
@@ -1478,6 +1526,7 @@ static ASSOCIATE_IOT_CONTROLLER_WITH_VENUE: ruckus_one_runtime::internal::Operat
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_LBS_SERVER_PROFILE_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_lbs_server_profile_on_venue",
@@ -1496,6 +1545,7 @@ static DEACTIVATE_LBS_SERVER_PROFILE_ON_VENUE: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_LBS_SERVER_PROFILE_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_lbs_server_profile_on_venue",
@@ -1514,6 +1564,7 @@ static ACTIVATE_LBS_SERVER_PROFILE_ON_VENUE: ruckus_one_runtime::internal::Opera
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_ROGUE_POLICY_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_rogue_policy_on_venue",
@@ -1532,6 +1583,7 @@ static DEACTIVATE_ROGUE_POLICY_ON_VENUE: ruckus_one_runtime::internal::Operation
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_ROGUE_POLICY_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_rogue_policy_on_venue",
@@ -1550,6 +1602,7 @@ static ACTIVATE_ROGUE_POLICY_ON_VENUE: ruckus_one_runtime::internal::Operation =
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_VENUE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_rogue_policy_settings",
@@ -1568,6 +1621,7 @@ static GET_VENUE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static UPDATE_VENUE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "update_venue_rogue_policy_settings",
@@ -1586,6 +1640,7 @@ static UPDATE_VENUE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::internal::Operati
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_SNMP_AGENT_PROFILE_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_snmp_agent_profile_on_venue",
@@ -1604,6 +1659,7 @@ static DEACTIVATE_SNMP_AGENT_PROFILE_ON_VENUE: ruckus_one_runtime::internal::Ope
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_SNMP_AGENT_PROFILE_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_snmp_agent_profile_on_venue",
@@ -1622,6 +1678,7 @@ static ACTIVATE_SNMP_AGENT_PROFILE_ON_VENUE: ruckus_one_runtime::internal::Opera
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static DEACTIVATE_SYSLOG_SERVER_PROFILE_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "deactivate_syslog_server_profile_on_venue",
@@ -1640,6 +1697,7 @@ static DEACTIVATE_SYSLOG_SERVER_PROFILE_ON_VENUE: ruckus_one_runtime::internal::
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static ACTIVATE_SYSLOG_SERVER_PROFILE_ON_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "activate_syslog_server_profile_on_venue",
@@ -1658,6 +1716,7 @@ static ACTIVATE_SYSLOG_SERVER_PROFILE_ON_VENUE: ruckus_one_runtime::internal::Op
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: false,
 };
 static GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_wifi_available_channels_of_venue",
@@ -1680,6 +1739,7 @@ static GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE: ruckus_one_runtime::internal::Opera
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_VENUE_WIFI_DHCP_CLIENT_LEASES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_wifi_dhcp_client_leases",
@@ -1698,6 +1758,7 @@ static GET_VENUE_WIFI_DHCP_CLIENT_LEASES: ruckus_one_runtime::internal::Operatio
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
 static GET_VENUE_WIFI_DHCP_POOL_USAGES: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "get_venue_wifi_dhcp_pool_usages",
@@ -1716,4 +1777,5 @@ static GET_VENUE_WIFI_DHCP_POOL_USAGES: ruckus_one_runtime::internal::Operation 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_WIFI,
+    reads: true,
 };
