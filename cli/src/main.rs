@@ -4,7 +4,8 @@
 //! Why a table read at start and not generated command code: the catalog is already built for
 //! the simulator, so the binary costs no generated-client build (about 60 CPU-s per spec change
 //! for the whole client), and only the area named on the command line is turned into clap
-//! commands; see the README's command line section for the measured start-up times.
+//! commands; the measured start-up times are on the guide's performance page
+//! (`docs/src/performance.md`).
 
 mod auth;
 mod builtin;

@@ -26,7 +26,7 @@ pub const GUIDE_START: &str = "<!-- crate-guide:start -->";
 pub const GUIDE_END: &str = "<!-- crate-guide:end -->";
 
 /// Where the loader reads the crate guide `name` (`crate.guide`) of the top-level file in `dir`:
-/// relative to that file, so it may lie outside the spec directory (`../README.md`).
+/// relative to that file, so it may lie outside the spec directory (`../docs/src/client.md`).
 pub fn guide_path(dir: &Path, name: &str) -> PathBuf {
     dir.join(name)
 }

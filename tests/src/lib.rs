@@ -8,6 +8,45 @@
 #[doc = include_str!("../../README.md")]
 pub mod readme {}
 
+/// The guide's pages (`docs/src/`), one module each, so their Rust samples are compiled (and
+/// run, unless marked `no_run`) as doctests, as the README's are. `tests/guide.rs` checks that
+/// every page of the guide is listed here.
+pub mod guide {
+    #[doc = include_str!("../../docs/src/introduction.md")]
+    pub mod introduction {}
+    #[doc = include_str!("../../docs/src/client.md")]
+    pub mod client {}
+    #[doc = include_str!("../../docs/src/cli.md")]
+    pub mod cli {}
+    #[doc = include_str!("../../docs/src/simulator.md")]
+    pub mod simulator {}
+    #[doc = include_str!("../../docs/src/mcp.md")]
+    pub mod mcp {}
+    #[doc = include_str!("../../docs/src/desired-state.md")]
+    pub mod desired_state {}
+    #[doc = include_str!("../../docs/src/workflows.md")]
+    pub mod workflows {}
+    #[doc = include_str!("../../docs/src/performance.md")]
+    pub mod performance {}
+    /// The contributor guide.
+    pub mod contributing {
+        #[doc = include_str!("../../docs/src/contributing/index.md")]
+        pub mod index {}
+        #[doc = include_str!("../../docs/src/contributing/architecture.md")]
+        pub mod architecture {}
+        #[doc = include_str!("../../docs/src/contributing/add-operation.md")]
+        pub mod add_operation {}
+        #[doc = include_str!("../../docs/src/contributing/add-resource-kind.md")]
+        pub mod add_resource_kind {}
+        #[doc = include_str!("../../docs/src/contributing/add-cli-command.md")]
+        pub mod add_cli_command {}
+        #[doc = include_str!("../../docs/src/contributing/spec.md")]
+        pub mod spec {}
+        #[doc = include_str!("../../docs/src/contributing/releasing.md")]
+        pub mod releasing {}
+    }
+}
+
 /// Client modules generated from the valid fixture specs, one module per fixture.
 pub mod fixtures {
     include!(concat!(env!("OUT_DIR"), "/fixtures.rs"));

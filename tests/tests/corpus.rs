@@ -246,8 +246,8 @@ fn first_difference(path: &str, a: &Value, b: &Value) -> Option<String> {
                             return Some(d);
                         }
                     }
-                    // The client's policy (README, "Answers"): an explicit `null` in an optional
-                    // field reads as absent and is not sent back.
+                    // The client's policy (docs/src/client.md, "Answers"): an explicit `null` in an
+                    // optional field reads as absent and is not sent back.
                     None if v.is_null() => {}
                     None => return Some(format!("{p}: {v} was dropped")),
                 }

@@ -45,7 +45,7 @@ fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     out
 }
 
-/// A private copy of `spec/` and of the README beside it (the spec's crate guide).
+/// A private copy of `spec/` and of the client guide beside it (the spec's crate guide).
 fn spec_copy() -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().expect("temp dir");
     let spec = tmp.path().join("spec");
@@ -54,7 +54,9 @@ fn spec_copy() -> (tempfile::TempDir, PathBuf) {
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
         std::fs::write(path, bytes).expect("write");
     }
-    std::fs::copy(root().join("README.md"), tmp.path().join("README.md")).expect("copy README");
+    let guide = Path::new("docs/src/client.md");
+    std::fs::create_dir_all(tmp.path().join("docs/src")).expect("mkdir docs/src");
+    std::fs::copy(root().join(guide), tmp.path().join(guide)).expect("copy the crate guide");
     (tmp, spec)
 }
 

@@ -1,6 +1,6 @@
 //! Finding one's way on the crate page: every API and area with a line on what it holds, the
 //! operation index (the `operations` doc module: method, path, area and client method of every
-//! operation, by path) and the guide the spec names (`crate.guide`, the README's feature guide).
+//! operation, by path) and the guide the spec names (`crate.guide`, the client guide's feature list).
 //!
 //! Links to items that a cargo feature may leave out (an area's module, an experimental method)
 //! are written as `#[cfg_attr(feature, doc = link)]` with plain text otherwise, so the docs of

@@ -62,9 +62,9 @@ pub fn cargo_toml(ir: &Ir) -> String {
     s
 }
 
-/// The `[package]` lines on publishing. A crate whose spec names a guide (the workspace
-/// README's text between its crate-guide markers) is the published client: its crates.io page
-/// shows that README, and the project's facts (repository, keywords, categories) come from the
+/// The `[package]` lines on publishing. A crate whose spec names a guide (the client guide's
+/// text between its crate-guide markers) is the published client: its crates.io page shows the
+/// workspace README, and the project's facts (repository, keywords, categories) come from the
 /// workspace's `[workspace.package]`. Other crates (the fixtures) stay unpublished test crates.
 fn package_publishing(ir: &Ir) -> String {
     if ir.krate.guide.is_none() {

@@ -94,7 +94,7 @@ pub struct CrateSettings {
     pub doc_examples: bool,
     /// A Markdown file (relative to the top-level spec file) whose text between the markers
     /// `<!-- crate-guide:start -->` and `<!-- crate-guide:end -->` (or whole, without them) is
-    /// the crate page's guide: one text for the README and the rustdoc.
+    /// the crate page's guide: one text for the user guide and the rustdoc.
     #[serde(default)]
     pub guide: Option<String>,
 }

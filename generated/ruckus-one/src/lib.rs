@@ -114,13 +114,14 @@
 //!   headers and request id (support asks for it). Paged operations have `.pages()`, a stream of pages,
 //!   and `.items()`, a stream of the items of every page; both end once the answer's
 //!   `totalCount` (`totalElements` for Spring pages) is reached, on the last, an empty or a repeated
-//!   page, or, when no total is stated, on a short page. Items are typed for 154 of the 165 paged
-//!   operations; the other 11 (column `item_type` of `cargo xtask list` says `raw`) yield
-//!   `serde_json::Value`. For seven (entitlement utilizations, compliances and availability reports,
-//!   Edge app compatibilities, switch firmware upgrade status details, tagged and untagged VLANs) no
-//!   description types their rows, and the vendor's answers show none (empty lists) or disagree on
-//!   their shape; four drafted ones (certificate template notifications and MSI packages, property
-//!   units and property configurations) answer a generic page schema whose rows are untyped.
+//!   page, or, when no total is stated, on a short page. Of the 165 paged operations, the 9 paged
+//!   operations whose `item_type` column in `cargo xtask list` says `raw` yield
+//!   `serde_json::Value`; the others yield their row type. For five of them (entitlement
+//!   compliances, Edge app compatibilities, switch firmware upgrade status details, tagged and
+//!   untagged VLANs) no description types their rows, and the vendor's answers show none (empty
+//!   lists) or disagree on their shape; four drafted ones (certificate template notifications and
+//!   MSI packages, property units and property configurations) answer a generic page schema whose
+//!   rows are untyped.
 //! - **Models**: `new(..)` takes the required fields, `with_<field>(..)` sets an optional one
 //!   (`Venue::new(name, address).with_description("..")`); `Default` where every field is optional.
 //!   A model with more than three required fields has a builder instead

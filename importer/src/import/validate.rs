@@ -30,7 +30,7 @@ pub fn validate_with(top: &Path, changes: &Changes) -> Result<(), String> {
 }
 
 /// Copies the files the top file names outside the spec directory (the crate guide, such as
-/// `../README.md`; [`ruckus_codegen::load::named_files`]) to the same place relative to the
+/// `../docs/src/client.md`; [`ruckus_codegen::load::named_files`]) to the same place relative to the
 /// copy, so the copy validates as the spec does. A file the copy cannot hold (further up than the
 /// copy's parent) stays absent and the validation reports it.
 fn copy_named_files(top: &Path, spec_dir: &Path, copy: &Path) -> Result<(), String> {

@@ -19,10 +19,11 @@
 //!   starts at one of three bit alignments, each giving a different
 //!   encoding), each of these again in the per-character shapes above.
 //!
-//! Not recognised (the README says so to users): a part of a secret (cut, or a prefix of it in
-//! the middle of a text), base64 broken into lines, base64 of a text in which the secret was
-//! first form- or percent-encoded, three or more rounds of percent-encoding. Each would need a
-//! search for every fragment or transformation of a secret, which would mask ordinary text too.
+//! Not recognised (the client guide, `docs/src/client.md`, says so to users): a part of a
+//! secret (cut, or a prefix of it in the middle of a text), base64 broken into lines, base64 of
+//! a text in which the secret was first form- or percent-encoded, three or more rounds of
+//! percent-encoding. Each would need a search for every fragment or transformation of a
+//! secret, which would mask ordinary text too.
 //!
 //! The encoded forms ("needles") are computed once per secret, when a
 //! [`Redactor`] or a token's [`Needles`] is built, never per text.

@@ -1,5 +1,5 @@
 //! The spec as it was at a git revision, written to a temporary directory: the spec directory and
-//! every file the spec names outside it (the crate guide, `../README.md`), at the same paths
+//! every file the spec names outside it (the crate guide, `../docs/src/client.md`), at the same paths
 //! relative to each other as in the repository.
 
 use std::path::{Component, Path, PathBuf};
