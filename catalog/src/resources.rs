@@ -29,7 +29,9 @@ impl Resources {
 
     /// The kinds whose parent is `name` (`None`: the top-level kinds).
     pub fn children<'a>(&'a self, name: Option<&'a str>) -> impl Iterator<Item = &'a ResourceKind> {
-        self.kinds.iter().filter(move |k| k.parent.as_deref() == name)
+        self.kinds
+            .iter()
+            .filter(move |k| k.parent.as_deref() == name)
     }
 }
 
