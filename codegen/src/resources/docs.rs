@@ -46,7 +46,7 @@ pub fn page(
             s,
             "| [{}](#{}) | {} | {} | {} | {} | {} |",
             kind.name,
-            kind.name.replace('_', "_"),
+            kind.name,
             kind.shape.as_str(),
             kind.parent.as_deref().map_or("-".into(), code_cell),
             list(&kind.identity),

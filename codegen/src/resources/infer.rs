@@ -44,74 +44,78 @@ pub fn drafts(tables: &[Table]) -> BTreeMap<(String, String), Draft> {
 }
 
 /// The route of `role` (and `method`, when given) to use: a stable one before a deprecated
-/// one, else the first in the table's order. Also how many there were.
-fn pick<'a>(
-    routes: &[&'a Route],
-    role: Role,
-    method: Option<Method>,
-) -> (Option<&'a Route>, usize) {
+/// one, else the first in the table's order.
+fn pick<'a>(routes: &[&'a Route], role: Role, method: Option<Method>) -> Option<&'a Route> {
     let all: Vec<&Route> = routes
         .iter()
         .copied()
         .filter(|r| r.role == role && method.is_none_or(|m| r.method == m))
         .filter(|r| r.lifecycle != LifecycleStatus::Removed)
         .collect();
-    let chosen = all
-        .iter()
+    all.iter()
         .find(|r| r.lifecycle == LifecycleStatus::Stable)
         .or(all.first())
-        .copied();
-    (chosen, all.len())
+        .copied()
+}
+
+/// Each slot's route, by the slot's name.
+type Slots<'a> = [Option<(&'static str, &'a Route)>; 5];
+
+/// What the routes of a family make, and the route of each slot.
+fn shape_of<'a>(family: &str, routes: &[&'a Route]) -> Option<(ResourceShape, Slots<'a>)> {
+    let create = pick(routes, Role::Create, Some(Method::Post));
+    let read = pick(routes, Role::Read, Some(Method::Get));
+    let delete = pick(routes, Role::Delete, Some(Method::Delete));
+    let upsert = pick(routes, Role::Upsert, Some(Method::Put));
+    let settings_read = pick(routes, Role::SettingsRead, Some(Method::Get));
+    let settings_write = pick(routes, Role::SettingsWrite, None);
+    let (shape, ops): (ResourceShape, Slots<'a>) =
+        match (create, read, delete, upsert, settings_read, settings_write) {
+            (Some(c), Some(r), Some(d), _, _, _) => {
+                let put = pick(routes, Role::Replace, Some(Method::Put));
+                let patch = pick(routes, Role::Merge, Some(Method::Patch));
+                let list = pick(routes, Role::List, Some(Method::Get));
+                let query = pick(routes, Role::Query, Some(Method::Post));
+                let across = pick(routes, Role::QueryAcross, Some(Method::Post));
+                let query = query.or(across);
+                let ops = [
+                    Some(("create", c)),
+                    Some(("read", r)),
+                    put.or(patch).map(|u| ("update", u)),
+                    Some(("delete", d)),
+                    list.or(query).map(|l| ("list", l)),
+                ];
+                (ResourceShape::Collection, ops)
+            }
+            (None, _, Some(d), Some(u), _, _) => {
+                // A list of the parent's links, when it names the parent as the upsert does.
+                let list = pick(routes, Role::List, Some(Method::Get));
+                let parent_param = parent(family, &u.path).map(|(_, p)| p);
+                let list = list.filter(|l| {
+                    parent_param
+                        .as_ref()
+                        .is_some_and(|p| l.path_params.iter().any(|x| &x.name == p))
+                });
+                let ops = [
+                    Some(("create", u)),
+                    read.map(|r| ("read", r)),
+                    None,
+                    Some(("delete", d)),
+                    list.map(|l| ("list", l)),
+                ];
+                (ResourceShape::Activation, ops)
+            }
+            (None, _, None, None, Some(r), Some(w)) => {
+                let ops = [None, Some(("read", r)), Some(("update", w)), None, None];
+                (ResourceShape::Settings, ops)
+            }
+            _ => return None,
+        };
+    Some((shape, ops))
 }
 
 fn draft(api: &str, family: &str, routes: &[&Route]) -> Option<Draft> {
-    let (create, _) = pick(routes, Role::Create, Some(Method::Post));
-    let (read, _) = pick(routes, Role::Read, Some(Method::Get));
-    let (delete, _) = pick(routes, Role::Delete, Some(Method::Delete));
-    let (upsert, _) = pick(routes, Role::Upsert, Some(Method::Put));
-    let (settings_read, _) = pick(routes, Role::SettingsRead, Some(Method::Get));
-    let (settings_write, _) = pick(routes, Role::SettingsWrite, None);
-    let (shape, ops) = match (create, read, delete, upsert, settings_read, settings_write) {
-        (Some(c), Some(r), Some(d), _, _, _) => {
-            let (put, _) = pick(routes, Role::Replace, Some(Method::Put));
-            let (patch, _) = pick(routes, Role::Merge, Some(Method::Patch));
-            let (list, _) = pick(routes, Role::List, Some(Method::Get));
-            let (query, _) = pick(routes, Role::Query, Some(Method::Post));
-            let (across, _) = pick(routes, Role::QueryAcross, Some(Method::Post));
-            let query = query.or(across);
-            let ops = [
-                Some(("create", c)),
-                Some(("read", r)),
-                put.or(patch).map(|u| ("update", u)),
-                Some(("delete", d)),
-                list.or(query).map(|l| ("list", l)),
-            ];
-            (ResourceShape::Collection, ops)
-        }
-        (None, _, Some(d), Some(u), _, _) => {
-            // A list of the parent's links, when it names the parent as the upsert does.
-            let (list, _) = pick(routes, Role::List, Some(Method::Get));
-            let parent_param = parent(family, &u.path).map(|(_, p)| p);
-            let list = list.filter(|l| {
-                parent_param
-                    .as_ref()
-                    .is_some_and(|p| l.path_params.iter().any(|x| &x.name == p))
-            });
-            let ops = [
-                Some(("create", u)),
-                read.map(|r| ("read", r)),
-                None,
-                Some(("delete", d)),
-                list.map(|l| ("list", l)),
-            ];
-            (ResourceShape::Activation, ops)
-        }
-        (None, _, None, None, Some(r), Some(w)) => {
-            let ops = [None, Some(("read", r)), Some(("update", w)), None, None];
-            (ResourceShape::Settings, ops)
-        }
-        _ => return None,
-    };
+    let (shape, ops) = shape_of(family, routes)?;
     let mut operations = ResourceOperations::default();
     let mut said = Vec::new();
     for (slot, r) in ops.into_iter().flatten() {
