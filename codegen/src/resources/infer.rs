@@ -155,8 +155,12 @@ fn draft(api: &str, family: &str, routes: &[&Route]) -> Option<Draft> {
         _ => item.and_then(|r| last_param(&r.path)),
     };
     let why = format!(
-        "the routes of family `{family}` make a {}: {}",
-        shape.as_str(),
+        "the routes of family `{family}` make {}: {}",
+        match shape {
+            ResourceShape::Collection => "a collection",
+            ResourceShape::Settings => "a settings document",
+            ResourceShape::Activation => "an activation",
+        },
         said.join(", ")
     );
     Some(Draft {
