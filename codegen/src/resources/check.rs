@@ -44,6 +44,18 @@ pub fn check(
             diags.push(file.diag_nth(&anchors, 2, format!("kind `{}` is defined twice", e.name)));
         }
     }
+    let mut families = BTreeSet::new();
+    for e in spec.kinds.iter().filter(|e| e.family.is_some()) {
+        let api = e.api.as_deref().unwrap_or(&spec.api);
+        let family = e.family.as_deref().unwrap_or_default();
+        if !families.insert((api, family)) {
+            let anchors = ["kinds:", &format!("family: {family}")];
+            diags.push(file.diag_nth(&anchors, 2, format!(
+                "kind `{}`: another kind takes family `{family}` already (a family makes one kind)",
+                e.name
+            )));
+        }
+    }
     let names: BTreeSet<String> = kinds.iter().map(|k| k.kind.name.clone()).collect();
     for k in kinds.iter_mut() {
         let Some(table) = tables.iter().find(|t| t.api.name == k.kind.api) else {

@@ -1,6 +1,7 @@
 //! Field rules inferred from a kind's schemas: its id and the fields only the read answer has
-//! (set by the service), fields the schemas mark as passwords or whose names say they are
-//! credentials (secret), and defaults the create (or settings) body's schema states.
+//! (set by the service), the fields only the create body has (write-only), fields the schemas
+//! mark as passwords or whose names say they are credentials (secret), and defaults the create
+//! (or settings) body's schema states.
 
 use super::schema::{self, Field};
 use ruckus_one_catalog::{FieldFlag, FieldRule, ResourceKind, Table};
@@ -146,6 +147,7 @@ pub fn infer(table: &Table, kind: &ResourceKind, bodies: &Bodies<'_>) -> Vec<Fie
             }
         }
     }
+    write_only(table, bodies, &mut add);
     for (name, s) in bodies.all() {
         for f in schema::fields(table, s, SECRET_DEPTH) {
             if let Some(why) = secret(table, &f, name) {
@@ -166,6 +168,29 @@ pub fn infer(table: &Table, kind: &ResourceKind, bodies: &Bodies<'_>) -> Vec<Fie
         }
     }
     out
+}
+
+/// Fields of the create body that the read answer (another schema) does not have: sent, never
+/// read back.
+fn write_only(table: &Table, bodies: &Bodies<'_>, add: &mut impl FnMut(FieldRule)) {
+    let (Some((read_name, read)), Some((sent_name, sent))) = (bodies.read, bodies.create) else {
+        return;
+    };
+    if read_name == sent_name {
+        return;
+    }
+    for f in schema::fields(table, sent, 1) {
+        if !schema::has(table, read, &f.pointer) {
+            add(rule(
+                f.pointer.clone(),
+                FieldFlag::WriteOnly,
+                None,
+                format!(
+                    "in the create body (`{sent_name}`), not in the read answer (`{read_name}`)"
+                ),
+            ));
+        }
+    }
 }
 
 /// Why a field is a secret, when it is one.

@@ -46,7 +46,7 @@ get_thing GET /things/{thingId} read /things - Thing
 update_thing PUT /things/{thingId} replace /things Thing -
 delete_thing DELETE /things/{thingId} delete /things - -
 query_things POST /things/query query /things - -
-create_part POST /things/{thingId}/parts create /things/{}/parts Part -
+create_part POST /things/{thingId}/parts create /things/{}/parts NewPart -
 get_part GET /things/{thingId}/parts/{partId} read /things/{}/parts - Part
 patch_part PATCH /things/{thingId}/parts/{partId} merge /things/{}/parts Part -
 delete_part DELETE /things/{thingId}/parts/{partId} delete /things/{}/parts - -
@@ -82,6 +82,7 @@ fn table() -> Table {
             "members": {"type": "array", "items": {"$ref": "#/components/schemas/Member"}}}},
         "Member": {"type": "object", "properties": {"serial": {"type": "string"}}},
         "Part": {"type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"}}},
+        "NewPart": {"type": "object", "properties": {"name": {"type": "string"}, "copyOf": {"type": "string"}}},
         "Other": {"type": "object", "properties": {
             "id": {"type": "string"}, "name": {"type": "string"}, "thingId": {"type": "string"},
             "key": {"type": "string", "format": "password"}}},
@@ -159,6 +160,7 @@ fn drafts_give_operations_parents_identity_flags_and_links() {
         (Some("thing"), Some("thingId"))
     );
     assert_eq!(part.update_style, Some(UpdateStyle::Merge));
+    assert_eq!(flag(part, "/copyOf"), Some(FieldFlag::WriteOnly));
     assert_eq!(
         flag(r.kind("other").unwrap(), "/key"),
         Some(FieldFlag::Secret)
@@ -362,6 +364,7 @@ fn names_are_snake_case_and_unique() {
         "{BASE}  - name: thing\n    title: Again.\n    family: /things\n  - name: BadName\n    title: B.\n    family: /others\n"
     );
     fails(&text, "kind `thing` is defined twice", 18);
+    fails(&text, "another kind takes family `/things` already", 20);
     fails(&text, "kind name `BadName` must be snake_case", 21);
 }
 
