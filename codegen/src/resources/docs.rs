@@ -110,6 +110,13 @@ fn section(s: &mut String, k: &Kind, tables: &[Table]) {
     if let Some(g) = &kind.gate_exception {
         let _ = writeln!(s, "- Gate exception: {}", prose(g));
     }
+    let typed = table.is_some_and(|t| super::flags::Bodies::of(t, kind).all().next().is_some());
+    // An activation without a body has no field to check.
+    if !typed && kind.shape != ResourceShape::Activation {
+        s.push_str(
+            "- Fields: not checked (its read answer, create body and update body are untyped)\n",
+        );
+    }
     operations(s, kind, table);
     references(s, k);
     fields(s, kind);
