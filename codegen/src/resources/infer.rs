@@ -191,9 +191,11 @@ fn parent(family: &str, path: &str) -> Option<(String, String)> {
     Some((format!("/{}", fam[..at].join("/")), param.to_owned()))
 }
 
-/// The family an activation's linked object belongs to: a family without placeholders whose
-/// last segment is the one before the activation's item (`/wifiNetworks` for
-/// `/venues/{}/wifiNetworks`), sharing the longest leading path with it (`/templates/...`).
+/// The family an activation's linked object belongs to: one whose last segment is the one
+/// before the activation's item, made of the path it shares with the activation and plain
+/// segments (`/wifiNetworks` for `/venues/{}/wifiNetworks`, `/venues/{}/apGroups` for
+/// `/venues/{}/wifiNetworks/{}/apGroups`): the one sharing the longest leading path, then the
+/// shortest.
 pub fn linked_family<'a>(
     activation: &str,
     families: impl Iterator<Item = &'a str>,
@@ -201,16 +203,13 @@ pub fn linked_family<'a>(
     let segs: Vec<&str> = activation.split('/').filter(|s| !s.is_empty()).collect();
     let last = *segs.last()?;
     families
-        .filter(|f| !f.contains("{}") && f.rsplit('/').next() == Some(last) && *f != activation)
-        .map(|f| {
-            let shared = f
-                .split('/')
-                .filter(|s| !s.is_empty())
-                .zip(&segs)
-                .take_while(|(a, b)| a == *b)
-                .count();
-            (shared, f)
+        .filter(|f| f.rsplit('/').next() == Some(last) && *f != activation)
+        .filter_map(|f| {
+            let own: Vec<&str> = f.split('/').filter(|s| !s.is_empty()).collect();
+            let shared = own.iter().zip(&segs).take_while(|(a, b)| a == b).count();
+            let plain = own[shared..].iter().all(|s| *s != "{}");
+            plain.then_some((shared, std::cmp::Reverse(own.len()), f))
         })
-        .max_by(|a, b| a.0.cmp(&b.0).then_with(|| b.1.cmp(a.1)))
-        .map(|(_, f)| f.to_owned())
+        .max_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then_with(|| b.2.cmp(a.2)))
+        .map(|(_, _, f)| f.to_owned())
 }

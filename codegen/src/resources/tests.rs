@@ -429,3 +429,29 @@ fn a_spec_without_a_resources_file_has_no_layer() {
     let files = super::files(&top, &Default::default()).expect("no layer, no problem");
     assert!(files.is_empty());
 }
+
+#[test]
+fn an_activation_links_the_family_named_by_its_last_segment() {
+    let layer = [
+        "/wifiNetworks",
+        "/templates/wifiNetworks",
+        "/venues",
+        "/venues/{}/apGroups",
+        "/others/{}/apGroups",
+    ];
+    let linked = |f: &str| super::infer::linked_family(f, layer.iter().copied());
+    assert_eq!(
+        linked("/venues/{}/wifiNetworks").as_deref(),
+        Some("/wifiNetworks")
+    );
+    assert_eq!(
+        linked("/templates/venues/{}/wifiNetworks").as_deref(),
+        Some("/templates/wifiNetworks")
+    );
+    // Under a shared parent: the parent's own collection, not another parent's.
+    assert_eq!(
+        linked("/venues/{}/wifiNetworks/{}/apGroups").as_deref(),
+        Some("/venues/{}/apGroups")
+    );
+    assert_eq!(linked("/venues/{}/gadgets"), None);
+}
