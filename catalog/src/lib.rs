@@ -43,6 +43,10 @@ pub const TABLES: [(&str, &str); 3] = [
     ),
 ];
 
+/// The resource layer's table (`resources.json`), compiled in; [`Catalog::resources`] parses it.
+#[cfg(feature = "tables")]
+pub const RESOURCES: &str = include_str!("../tables/resources.json");
+
 /// Every API's table.
 #[derive(Debug)]
 pub struct Catalog {
@@ -64,6 +68,19 @@ impl Catalog {
                     .map(|(name, text)| compiled_table(index, name, text))
                     .collect::<Result<Vec<Table>, String>>()?;
                 Ok(Catalog { apis })
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// The resource layer (every kind desired state manages, parents and referenced kinds
+    /// first), parsed on first use. An error names what did not parse.
+    #[cfg(feature = "tables")]
+    pub fn resources() -> Result<&'static Resources, String> {
+        static RESOURCES_PARSED: OnceLock<Result<Resources, String>> = OnceLock::new();
+        RESOURCES_PARSED
+            .get_or_init(|| {
+                serde_json::from_str(RESOURCES).map_err(|e| format!("resource layer table: {e}"))
             })
             .as_ref()
             .map_err(Clone::clone)

@@ -9,6 +9,7 @@ pub use ruckus_one_catalog::closed::{
     AuthKind, BodyKind, FamilyKind, LifecycleStatus, LimitScope, Method, PageStyle, ParamLocation,
     ResponseKind, Role,
 };
+pub use ruckus_one_catalog::closed::{FieldFlag, ResourceShape, UpdateStyle};
 
 #[cfg(test)]
 mod tests {

@@ -16,6 +16,7 @@ pub mod load;
 pub mod names;
 pub mod op_overrides;
 pub mod overrides;
+pub mod resources;
 pub mod source;
 pub mod spec;
 pub mod threads;
@@ -73,6 +74,7 @@ pub fn generate_all_cached(
         let mut files = emit::emit(&ir, cache).map_err(|d| vec![d])?;
         files.extend(emit::openapi::files(&ir));
         files.extend(emit::sim::files(&ir));
+        files.extend(resources::files(top, &files)?);
         return Ok(files);
     }
     let (files, others) = std::thread::scope(|scope| {
@@ -89,6 +91,8 @@ pub fn generate_all_cached(
     });
     let mut files = files.map_err(|d| vec![d])?;
     files.extend(others);
+    // The resource layer is checked against the tables just made.
+    files.extend(resources::files(top, &files)?);
     Ok(files)
 }
 

@@ -439,10 +439,10 @@ fn read_yaml<T: DeserializeOwned>(
 
 /// A spec file read within its limits and parsed, without the spec's size accounting: the
 /// error, and the text when it was read.
-type Parsed<T> = Result<(SourceFile, T), (Diagnostic, Option<String>)>;
+pub(crate) type Parsed<T> = Result<(SourceFile, T), (Diagnostic, Option<String>)>;
 
 /// Reads and parses one file (any thread may; see [`take`]).
-fn parse_file<T: DeserializeOwned>(path: &Path, limits: &Limits) -> Parsed<T> {
+pub(crate) fn parse_file<T: DeserializeOwned>(path: &Path, limits: &Limits) -> Parsed<T> {
     let text = limits::read(path, limits).map_err(|d| (d, None))?;
     if text.trim().is_empty() {
         return Err((Diagnostic::new(path, 1, "the file is empty"), Some(text)));

@@ -18,7 +18,7 @@ mod ops;
 mod samples;
 mod services;
 pub(crate) mod sim;
-mod text;
+pub(crate) mod text;
 mod types;
 mod unions;
 mod versions;

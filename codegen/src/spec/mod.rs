@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 mod area;
 mod operation;
 mod overrides;
+pub mod resources;
 mod types;
 
 pub use area::*;
