@@ -7,6 +7,7 @@
 //! MCP server read them through this model, and the generator writes them through it, so the
 //! format has one definition.
 
+#![warn(missing_docs, unreachable_pub)]
 pub mod closed;
 mod index;
 mod model;

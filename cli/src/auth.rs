@@ -8,7 +8,7 @@ use clap::ArgMatches;
 use ruckus_one_profiles::{SecretPlace, Store};
 use std::io::{BufRead, IsTerminal};
 
-pub fn run(m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
+pub(crate) fn run(m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
     match m.subcommand() {
         Some(("login", sub)) => login(sub, opts),
         Some(("status", _)) => status(opts),

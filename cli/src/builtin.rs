@@ -3,7 +3,7 @@
 
 use clap::{Arg, ArgAction, Command};
 
-pub fn commands() -> Vec<Command> {
+pub(crate) fn commands() -> Vec<Command> {
     vec![
         Command::new("api")
             .about("Call any path: ruckus api METHOD PATH [--json BODY]")

@@ -15,7 +15,7 @@ use serde_json::Value;
 
 /// The runtime request of `call`, acting as `client` does: the runtime's one road from a
 /// catalog entry to a request (`described::request`), which `--dry-run` previews.
-pub fn build<'a>(client: &'a Client, call: &Call) -> Result<Request<'a>, Error> {
+pub(crate) fn build<'a>(client: &'a Client, call: &Call) -> Result<Request<'a>, Error> {
     described::request(client, call.op.table, call.op.route, &call.arguments())
 }
 
@@ -24,14 +24,14 @@ fn paging(op: Op) -> Option<Paging> {
 }
 
 /// The columns rows are shown with: `--columns`, else the operation's.
-pub fn columns(op: Op, opts: &Opts) -> Vec<String> {
+pub(crate) fn columns(op: Op, opts: &Opts) -> Vec<String> {
     opts.columns
         .clone()
         .unwrap_or_else(|| op.route.columns.clone())
 }
 
 /// Runs `call` and writes its answer.
-pub async fn run(client: &Client, call: &Call, opts: &Opts) -> Result<(), Failure> {
+pub(crate) async fn run(client: &Client, call: &Call, opts: &Opts) -> Result<(), Failure> {
     let op = call.op;
     if let (Some(p), true) = (paging(op), opts.all) {
         let mut rows = Rows::new(opts.format, columns(op, opts)).with_jq(opts.jq.clone());
@@ -99,7 +99,7 @@ async fn answer_json(
 }
 
 /// A single answer: through `--jq` when given, else in the output format.
-pub fn single(opts: &Opts, v: &Value) -> Result<(), Failure> {
+pub(crate) fn single(opts: &Opts, v: &Value) -> Result<(), Failure> {
     match &opts.jq {
         Some(jq) => jq.print(v),
         None => output::value(opts.format, v).map_err(io),
@@ -118,7 +118,12 @@ fn print_request_id(format: Format, id: &str) -> Result<(), Failure> {
 
 /// Waits for the activity `id` of a write of `op` (as the client acts), with a progress line on
 /// a terminal. A failed activity is an [`Exit::ActivityFailed`] with its error.
-pub async fn wait(client: &Client, op: Op, id: &str, progress: bool) -> Result<Value, Failure> {
+pub(crate) async fn wait(
+    client: &Client,
+    op: Op,
+    id: &str,
+    progress: bool,
+) -> Result<Value, Failure> {
     let activity = activity_op(op)?;
     let progress = progress.then(|| Progress::start(format!("waiting for activity {id}")));
     let result = ruckus_one_runtime::internal::wait_for_activity::<Value>(
@@ -147,6 +152,6 @@ fn activity_op(op: Op) -> Result<&'static ruckus_one_runtime::internal::Operatio
     Ok(ops::operation(activity))
 }
 
-pub fn io(e: std::io::Error) -> Failure {
+pub(crate) fn io(e: std::io::Error) -> Failure {
     Failure::other(format!("writing the answer: {e}"))
 }

@@ -19,13 +19,13 @@ const DEMO_SEED: &str = r#"{"objects": {"sim-tenant": {"/venues": [
 
 /// The client and, with `--local`, the simulator it talks to (kept running while the client
 /// is used).
-pub struct Connection {
+pub(crate) struct Connection {
     pub client: Client,
     /// Kept so that the simulator serves until the connection is dropped.
     pub _sim: Option<Simulator>,
 }
 
-pub async fn connect(opts: &Opts) -> Result<Connection, Failure> {
+pub(crate) async fn connect(opts: &Opts) -> Result<Connection, Failure> {
     let auth = crate::ops::auth_settings()?;
     if opts.local {
         let seed_text = match &opts.seed {
@@ -76,7 +76,7 @@ pub async fn connect(opts: &Opts) -> Result<Connection, Failure> {
 }
 
 /// The settings given as flags, which win over the environment and the profile.
-pub fn overrides(opts: &Opts) -> Overrides {
+pub(crate) fn overrides(opts: &Opts) -> Overrides {
     let mut overrides = Overrides::default();
     overrides.client_id = opts.client_id.clone();
     overrides.token_tenant = opts.token_tenant.clone();

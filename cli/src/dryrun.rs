@@ -9,7 +9,7 @@ use crate::request::Call;
 use ruckus_one_runtime::Client;
 use serde_json::{Value, json};
 
-pub fn print(client: &Client, call: &Call, opts: &Opts) -> Result<(), Failure> {
+pub(crate) fn print(client: &Client, call: &Call, opts: &Opts) -> Result<(), Failure> {
     let preview = crate::call::build(client, call)?.preview()?;
     let r = call.op.route;
     let body = preview

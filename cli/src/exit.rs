@@ -4,7 +4,7 @@ use ruckus_one_runtime::Error;
 
 /// The exit codes, documented in `ruckus schema` and `ruckus --help`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Exit {
+pub(crate) enum Exit {
     Ok,
     /// Anything not below: a transport error, a server error, a bad answer.
     Other,
@@ -21,7 +21,7 @@ pub enum Exit {
 }
 
 impl Exit {
-    pub const ALL: [Exit; 7] = [
+    pub(crate) const ALL: [Exit; 7] = [
         Exit::Ok,
         Exit::Other,
         Exit::Usage,
@@ -31,7 +31,7 @@ impl Exit {
         Exit::ActivityFailed,
     ];
 
-    pub fn code(self) -> u8 {
+    pub(crate) fn code(self) -> u8 {
         match self {
             Exit::Ok => 0,
             Exit::Other => 1,
@@ -44,7 +44,7 @@ impl Exit {
     }
 
     /// The class's name in JSON errors and `ruckus schema`.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Exit::Ok => "ok",
             Exit::Other => "other",
@@ -56,7 +56,7 @@ impl Exit {
         }
     }
 
-    pub fn meaning(self) -> &'static str {
+    pub(crate) fn meaning(self) -> &'static str {
         match self {
             Exit::Ok => "success",
             Exit::Other => "any other failure (transport, server error, unreadable answer)",
@@ -71,7 +71,7 @@ impl Exit {
     }
 
     /// The lines `--help` ends with.
-    pub fn help_text() -> String {
+    pub(crate) fn help_text() -> String {
         let mut s = String::from("Exit codes:\n");
         for e in Exit::ALL {
             s.push_str(&format!(
@@ -87,29 +87,29 @@ impl Exit {
 
 /// A failure: its class and a one-line message without secrets.
 #[derive(Debug)]
-pub struct Failure {
+pub(crate) struct Failure {
     pub exit: Exit,
     pub message: String,
 }
 
 impl Failure {
-    pub fn new(exit: Exit, message: impl Into<String>) -> Failure {
+    pub(crate) fn new(exit: Exit, message: impl Into<String>) -> Failure {
         Failure {
             exit,
             message: message.into(),
         }
     }
 
-    pub fn usage(message: impl Into<String>) -> Failure {
+    pub(crate) fn usage(message: impl Into<String>) -> Failure {
         Failure::new(Exit::Usage, message)
     }
 
-    pub fn other(message: impl Into<String>) -> Failure {
+    pub(crate) fn other(message: impl Into<String>) -> Failure {
         Failure::new(Exit::Other, message)
     }
 
     /// Prints the failure on stderr as one line: JSON when `json`, else text.
-    pub fn print(&self, json: bool) {
+    pub(crate) fn print(&self, json: bool) {
         let line = one_line(&self.message);
         if json {
             let v = serde_json::json!({"error": {
@@ -147,7 +147,7 @@ impl From<ruckus_one_profiles::Error> for Failure {
 }
 
 /// The exit class of a runtime error.
-pub fn class_of(e: &Error) -> Exit {
+pub(crate) fn class_of(e: &Error) -> Exit {
     match e {
         Error::Auth { .. } => Exit::Auth,
         Error::Activity(_) => Exit::ActivityFailed,

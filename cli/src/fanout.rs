@@ -16,7 +16,7 @@ use serde_json::{Map, Value, json};
 
 /// The customer tenant ids of the MSP account (`--all-customers`): every page of its customer
 /// query.
-pub async fn customers(client: &Client) -> Result<Vec<String>, Failure> {
+pub(crate) async fn customers(client: &Client) -> Result<Vec<String>, Failure> {
     let table = ops::table("network")?;
     let op = ops::by_id(table, "query_msp_ecs")
         .ok_or_else(|| Failure::other("the catalog has no customer query (query_msp_ecs)"))?;
@@ -64,7 +64,7 @@ async fn rows_of(client: Client, call: Call, all: bool) -> Result<Vec<Value>, Er
     })
 }
 
-pub async fn run(
+pub(crate) async fn run(
     client: &Client,
     call: &Call,
     opts: &Opts,

@@ -3,13 +3,13 @@
 //! or by another of the operation's flags gets a `param-` or `field-` prefix.
 
 use crate::ops::Op;
-use crate::tree::globals;
+use crate::opts::globals;
 use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// Where a flag's value goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Place {
+pub(crate) enum Place {
     Path,
     Query,
     Body,
@@ -17,7 +17,7 @@ pub enum Place {
 
 /// How a flag's text becomes a JSON value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     Text,
     Integer,
     Number,
@@ -25,7 +25,7 @@ pub enum Kind {
 }
 
 #[derive(Debug, Clone)]
-pub struct Flag {
+pub(crate) struct Flag {
     /// clap's id: `<place>:<wire name>`.
     pub id: String,
     pub long: String,
@@ -39,7 +39,7 @@ pub struct Flag {
 }
 
 /// `venueId` as `venue-id`.
-pub fn kebab(name: &str) -> String {
+pub(crate) fn kebab(name: &str) -> String {
     let mut out = String::new();
     let mut prev_lower = false;
     for c in name.chars() {
@@ -61,7 +61,7 @@ pub fn kebab(name: &str) -> String {
 }
 
 /// The flags of `op`, parameters first.
-pub fn flags(op: Op) -> Vec<Flag> {
+pub(crate) fn flags(op: Op) -> Vec<Flag> {
     let mut taken: BTreeSet<String> = globals()
         .iter()
         .filter_map(|a| a.get_long().map(str::to_owned))
@@ -149,7 +149,7 @@ fn named(
 }
 
 /// The schema `schema` points at (through `$ref`s), else the schema itself.
-pub fn resolve<'a>(op: Op, schema: &'a Value) -> &'a Value
+pub(crate) fn resolve<'a>(op: Op, schema: &'a Value) -> &'a Value
 where
     'static: 'a,
 {
@@ -157,7 +157,7 @@ where
 }
 
 /// The top-level scalar fields of the JSON body, in the schema's order.
-pub fn body_scalars(op: Op) -> Vec<(String, Value)> {
+pub(crate) fn body_scalars(op: Op) -> Vec<(String, Value)> {
     let Some(body) = op.route.request.as_ref() else {
         return Vec::new();
     };
@@ -186,7 +186,7 @@ fn is_text(op: Op, schema: &Value) -> bool {
 }
 
 /// How a value of `schema` is read from a flag, and its choices if it is an enum.
-pub fn kind_of(op: Op, schema: &Value) -> (Kind, Vec<String>) {
+pub(crate) fn kind_of(op: Op, schema: &Value) -> (Kind, Vec<String>) {
     let s = resolve(op, schema);
     let choices: Vec<String> = s
         .get("enum")
@@ -212,7 +212,7 @@ pub fn kind_of(op: Op, schema: &Value) -> (Kind, Vec<String>) {
 }
 
 /// A flag's text as JSON of its kind.
-pub fn value_of(kind: Kind, text: &str) -> Result<Value, String> {
+pub(crate) fn value_of(kind: Kind, text: &str) -> Result<Value, String> {
     match kind {
         Kind::Text => Ok(Value::String(text.to_owned())),
         Kind::Integer => text

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use std::io::Read;
 
 /// The whole body given with `--json`, if any.
-pub fn whole_body(arg: Option<&str>) -> Result<Option<Value>, Failure> {
+pub(crate) fn whole_body(arg: Option<&str>) -> Result<Option<Value>, Failure> {
     let Some(arg) = arg else {
         return Ok(None);
     };
@@ -29,7 +29,12 @@ pub fn whole_body(arg: Option<&str>) -> Result<Option<Value>, Failure> {
 
 /// Sets `path` (dotted) in `body` to `value`; a value already there from `--json` that differs
 /// is a contradiction.
-pub fn set(body: &mut Value, path: &str, value: Value, from_json: &Value) -> Result<(), Failure> {
+pub(crate) fn set(
+    body: &mut Value,
+    path: &str,
+    value: Value,
+    from_json: &Value,
+) -> Result<(), Failure> {
     if let Some(given) = lookup(from_json, path)
         && given != &value
     {
@@ -58,7 +63,7 @@ pub fn set(body: &mut Value, path: &str, value: Value, from_json: &Value) -> Res
 }
 
 /// `a.b=VALUE` split, VALUE read as JSON where it is JSON, else as text.
-pub fn parse_set(arg: &str) -> Result<(String, Value), Failure> {
+pub(crate) fn parse_set(arg: &str) -> Result<(String, Value), Failure> {
     let (path, text) = arg
         .split_once('=')
         .ok_or_else(|| Failure::usage(format!("--set {arg}: expected PATH=VALUE")))?;
@@ -70,7 +75,7 @@ pub fn parse_set(arg: &str) -> Result<(String, Value), Failure> {
 }
 
 /// The value at a dotted path.
-pub fn lookup<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
+pub(crate) fn lookup<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
     path.split('.').try_fold(v, |at, part| at.get(part))
 }
 

@@ -12,12 +12,12 @@ use std::io::Write;
 type Filter = jaq_core::Filter<data::JustLut<Val>>;
 
 /// A compiled filter.
-pub struct Jq {
+pub(crate) struct Jq {
     filter: Filter,
 }
 
 impl Jq {
-    pub fn compile(code: &str) -> Result<Jq, Failure> {
+    pub(crate) fn compile(code: &str) -> Result<Jq, Failure> {
         let defs = jaq_core::defs()
             .chain(jaq_std::defs())
             .chain(jaq_json::defs());
@@ -43,7 +43,7 @@ impl Jq {
     }
 
     /// The filter's results for `input`, each as JSON.
-    pub fn run(&self, input: &Value) -> Result<Vec<Value>, Failure> {
+    pub(crate) fn run(&self, input: &Value) -> Result<Vec<Value>, Failure> {
         let text = input.to_string();
         let val = jaq_json::read::parse_single(text.as_bytes())
             .map_err(|e| Failure::other(format!("--jq: input: {e}")))?;
@@ -61,7 +61,7 @@ impl Jq {
     }
 
     /// Writes the filter's results for `input`, one a line.
-    pub fn print(&self, input: &Value) -> Result<(), Failure> {
+    pub(crate) fn print(&self, input: &Value) -> Result<(), Failure> {
         let mut out = std::io::stdout().lock();
         for v in self.run(input)? {
             let line = match v {

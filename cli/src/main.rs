@@ -7,6 +7,7 @@
 //! commands; the measured start-up times are on the guide's performance page
 //! (`docs/src/performance.md`).
 
+#![warn(missing_docs, unreachable_pub)]
 mod auth;
 mod builtin;
 mod call;

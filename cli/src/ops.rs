@@ -13,13 +13,13 @@ use std::sync::{Mutex, OnceLock};
 /// One operation with its API's table (the API's header: no routes, no schemas; see [`area`]
 /// and [`schema`]).
 #[derive(Clone, Copy)]
-pub struct Op {
+pub(crate) struct Op {
     pub table: &'static Table,
     pub route: &'static Route,
 }
 
 /// One area of the command line: its word, its API and its spec area, how many operations.
-pub struct Area {
+pub(crate) struct Area {
     pub command: &'static str,
     pub api: &'static str,
     pub area: &'static str,
@@ -55,7 +55,7 @@ fn api_index(name: &str) -> Result<&'static ApiIndex, Failure> {
 }
 
 /// Every area, in catalog order.
-pub fn areas() -> Result<Vec<Area>, Failure> {
+pub(crate) fn areas() -> Result<Vec<Area>, Failure> {
     Ok(index()?
         .areas()
         .map(|(api, a)| Area {
@@ -69,7 +69,7 @@ pub fn areas() -> Result<Vec<Area>, Failure> {
 
 /// The API named `name`: its header (what every operation of it shares) and its schemas, each
 /// parsed when a `$ref` first names it (the catalog's [`Table::deref`]).
-pub fn table(name: &str) -> Result<&'static Table, Failure> {
+pub(crate) fn table(name: &str) -> Result<&'static Table, Failure> {
     static TABLES: OnceLock<Mutex<HashMap<String, &'static Table>>> = OnceLock::new();
     let api = api_index(name)?;
     once(&TABLES, name, || api.header_table())
@@ -85,7 +85,7 @@ fn area_ops(api: &'static ApiIndex, area: &'static AreaIndex) -> Result<Vec<Op>,
 }
 
 /// The operations of the area whose command word is `command` (none when there is no such area).
-pub fn area(command: &str) -> Result<Vec<Op>, Failure> {
+pub(crate) fn area(command: &str) -> Result<Vec<Op>, Failure> {
     match index()?.by_command(command) {
         Some((api, area)) => area_ops(api, area),
         None => Ok(Vec::new()),
@@ -93,7 +93,7 @@ pub fn area(command: &str) -> Result<Vec<Op>, Failure> {
 }
 
 /// Every operation, in catalog order (every area parsed: completion, man page, `schema`).
-pub fn all() -> Result<Vec<Op>, Failure> {
+pub(crate) fn all() -> Result<Vec<Op>, Failure> {
     let mut out = Vec::new();
     for (api, area) in index()?.areas() {
         out.extend(area_ops(api, area)?);
@@ -102,7 +102,7 @@ pub fn all() -> Result<Vec<Op>, Failure> {
 }
 
 /// The operation whose command words are `words`.
-pub fn by_words(words: &[&str]) -> Result<Option<Op>, Failure> {
+pub(crate) fn by_words(words: &[&str]) -> Result<Option<Op>, Failure> {
     let Some(first) = words.first() else {
         return Ok(None);
     };
@@ -116,7 +116,7 @@ pub fn by_words(words: &[&str]) -> Result<Option<Op>, Failure> {
 }
 
 /// The operation of `table`'s API whose id is `id`.
-pub fn by_id(table: &'static Table, id: &str) -> Option<Op> {
+pub(crate) fn by_id(table: &'static Table, id: &str) -> Option<Op> {
     let api = api_index(&table.api.name).ok()?;
     let area = index().ok()?.by_id(&api.name, id)?;
     area_ops(api, area)
@@ -126,7 +126,7 @@ pub fn by_id(table: &'static Table, id: &str) -> Option<Op> {
 }
 
 /// The token settings (the same for every API).
-pub fn auth_settings() -> Result<&'static AuthSettings, Failure> {
+pub(crate) fn auth_settings() -> Result<&'static AuthSettings, Failure> {
     let first = index()?
         .apis
         .first()
@@ -135,12 +135,12 @@ pub fn auth_settings() -> Result<&'static AuthSettings, Failure> {
 }
 
 /// The runtime's description of the API of `table`.
-pub fn api(table: &'static Table) -> &'static Api {
+pub(crate) fn api(table: &'static Table) -> &'static Api {
     described::api(table)
 }
 
 /// The runtime operation of `op`: its media versions, error family and service (whose
 /// published rate limit paces it), built once per operation.
-pub fn operation(op: Op) -> &'static Operation {
+pub(crate) fn operation(op: Op) -> &'static Operation {
     described::operation(op.table, op.route)
 }

@@ -1,11 +1,66 @@
 //! The global flags, read once from the command line.
 
-use clap::ArgMatches;
+use clap::{Arg, ArgAction, ArgMatches};
 use std::io::IsTerminal;
+
+/// The heading global flags are listed under in `--help`.
+const GLOBAL: &str = "Global options";
+
+/// The global flags: their long names are not used for an operation's own flags.
+pub(crate) fn globals() -> Vec<Arg> {
+    let flag = |name: &'static str, help: &'static str| {
+        Arg::new(name)
+            .long(name)
+            .help(help)
+            .action(ArgAction::SetTrue)
+            .global(true)
+            .help_heading(GLOBAL)
+    };
+    let value = |name: &'static str, help: &'static str| {
+        Arg::new(name)
+            .long(name)
+            .help(help)
+            .global(true)
+            .num_args(1)
+            .help_heading(GLOBAL)
+    };
+    vec![
+        value("output", "Output format: table (default on a terminal), json (default otherwise), yaml, jsonl, csv")
+            .short('o')
+            .value_parser(["table", "json", "yaml", "jsonl", "csv"]),
+        value("columns", "Comma-separated fields shown as columns (table, csv); `a.b` reads nested fields"),
+        value("jq", "jq filter applied to each row of a list, else to the answer (results one a line)"),
+        flag("all", "Fetch every page of a paged operation (rows stream as they arrive)"),
+        flag("no-wait", "Do not wait for an asynchronous write: print its request id"),
+        flag("yes", "Do not ask before a delete"),
+        flag("dry-run", "Print the request that would be sent (secrets redacted) and send nothing"),
+        flag("local", "Run against the simulator, in process, instead of RUCKUS One"),
+        value("seed", "With --local: objects and tenants to start the simulator with (JSON or YAML file)"),
+        value("tenant", "Act for this delegated (customer) tenant"),
+        value("tenants", "Run the command for each of these customer tenants (comma-separated)"),
+        flag("all-customers", "Run the command for every customer of the MSP account"),
+        value("concurrency", "Customers worked on at once with --tenants/--all-customers (default 8)")
+            .value_parser(clap::value_parser!(usize)),
+        value("profile", "Named profile of the config file (default: `default`)").env("RUCKUS_PROFILE"),
+        value("region", "Region: na, eu or asia (overrides the profile)"),
+        value("client-id", "Application client id (overrides environment and profile)"),
+        value("token-tenant", "Tenant id that owns the application token (overrides environment and profile)"),
+        value("base-url", "Send every call to this base URL instead of the region's hosts"),
+        value("json", "Whole request body: inline JSON, @FILE, or - for standard input"),
+        Arg::new("set")
+            .long("set")
+            .help("Set a (nested) body field: --set a.b=VALUE (VALUE read as JSON, else text)")
+            .action(ArgAction::Append)
+            .num_args(1)
+            .global(true)
+            .help_heading(GLOBAL),
+        value("version-media", "Media version to use (`v1.1`), where the operation offers several"),
+    ]
+}
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     Table,
     Json,
     Yaml,
@@ -26,7 +81,7 @@ impl Format {
 }
 
 #[derive(Clone)]
-pub struct Opts {
+pub(crate) struct Opts {
     pub format: Format,
     pub columns: Option<Vec<String>>,
     pub all: bool,
@@ -78,7 +133,7 @@ fn list(s: Option<String>) -> Option<Vec<String>> {
 impl Opts {
     /// The global flags of `m` (the deepest subcommand's matches see them all); a `--jq`
     /// filter that does not compile is a usage error.
-    pub fn read(m: &ArgMatches) -> Result<Opts, crate::exit::Failure> {
+    pub(crate) fn read(m: &ArgMatches) -> Result<Opts, crate::exit::Failure> {
         let mut opts = Opts::read_flags(m);
         if let Some(code) = text(m, "jq") {
             opts.jq = Some(std::rc::Rc::new(crate::jq::Jq::compile(&code)?));

@@ -7,7 +7,7 @@ use serde_json::Value;
 use std::io::Write;
 
 /// Rows being written in one format.
-pub struct Rows {
+pub(crate) struct Rows {
     format: Format,
     columns: Vec<String>,
     /// Columns are chosen from the first row when none were given.
@@ -22,7 +22,7 @@ pub struct Rows {
 }
 
 impl Rows {
-    pub fn new(format: Format, columns: Vec<String>) -> Rows {
+    pub(crate) fn new(format: Format, columns: Vec<String>) -> Rows {
         let choose = columns.is_empty();
         Rows {
             format,
@@ -37,19 +37,19 @@ impl Rows {
     }
 
     /// Rows go through `jq` instead of the format.
-    pub fn with_jq(mut self, jq: Option<std::rc::Rc<crate::jq::Jq>>) -> Rows {
+    pub(crate) fn with_jq(mut self, jq: Option<std::rc::Rc<crate::jq::Jq>>) -> Rows {
         self.jq = jq;
         self
     }
 
     /// Rows of several tenants (see `framed`).
-    pub fn framed(mut self) -> Rows {
+    pub(crate) fn framed(mut self) -> Rows {
         self.framed = true;
         self
     }
 
     /// Writes one row.
-    pub fn row(&mut self, row: &Value) -> std::io::Result<()> {
+    pub(crate) fn row(&mut self, row: &Value) -> std::io::Result<()> {
         if let Some(jq) = &self.jq {
             self.count += 1;
             return jq.print(row).map_err(|f| std::io::Error::other(f.message));
@@ -101,7 +101,7 @@ impl Rows {
     }
 
     /// Ends the output (closes the JSON array, flushes a table that is still measuring).
-    pub fn finish(mut self) -> std::io::Result<()> {
+    pub(crate) fn finish(mut self) -> std::io::Result<()> {
         if self.jq.is_some() {
             return Ok(());
         }
@@ -125,7 +125,7 @@ impl Rows {
 }
 
 /// A single answer (not rows).
-pub fn value(format: Format, v: &Value) -> std::io::Result<()> {
+pub(crate) fn value(format: Format, v: &Value) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     match format {
         Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(v)?),
@@ -152,7 +152,7 @@ pub fn value(format: Format, v: &Value) -> std::io::Result<()> {
 }
 
 /// The text of the field at `column` (dotted for nested fields) of `row`.
-pub fn cell(row: &Value, column: &str) -> String {
+pub(crate) fn cell(row: &Value, column: &str) -> String {
     crate::input::lookup(row, column).map_or(String::new(), scalar_text)
 }
 
@@ -166,7 +166,7 @@ fn scalar_text(v: &Value) -> String {
 
 /// Columns for rows whose operation names none: name-like scalar fields, then ids, then other
 /// scalars, at most six (the generator's rule for the catalog, applied to an answer).
-pub fn default_columns(row: &Value) -> Vec<String> {
+pub(crate) fn default_columns(row: &Value) -> Vec<String> {
     let Some(map) = row.as_object() else {
         return vec!["value".to_owned()];
     };

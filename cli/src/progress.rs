@@ -5,12 +5,12 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 use tokio::task::JoinHandle;
 
-pub struct Progress {
+pub(crate) struct Progress {
     task: JoinHandle<()>,
 }
 
 impl Progress {
-    pub fn start(what: String) -> Progress {
+    pub(crate) fn start(what: String) -> Progress {
         let task = tokio::spawn(async move {
             let started = Instant::now();
             let frames = ['|', '/', '-', '\\'];
@@ -25,7 +25,7 @@ impl Progress {
         Progress { task }
     }
 
-    pub fn stop(self) {
+    pub(crate) fn stop(self) {
         self.task.abort();
         eprint!("\r\x1b[2K");
         let _ = std::io::stderr().flush();

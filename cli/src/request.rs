@@ -12,7 +12,7 @@ use serde_json::Value;
 
 /// What to send.
 #[derive(Debug, Clone)]
-pub struct Call {
+pub(crate) struct Call {
     pub op: Op,
     /// Path parameter values in template order.
     pub path: Vec<String>,
@@ -24,7 +24,7 @@ pub struct Call {
 
 impl Call {
     /// The call's arguments as the runtime's request builder takes them.
-    pub fn arguments(&self) -> Arguments {
+    pub(crate) fn arguments(&self) -> Arguments {
         Arguments {
             path: self.path.clone(),
             query: self
@@ -47,7 +47,7 @@ impl std::fmt::Debug for Op {
 }
 
 /// Reads the call of `op` from its matches and the global flags.
-pub fn read(op: Op, m: &ArgMatches, opts: &Opts) -> Result<Call, Failure> {
+pub(crate) fn read(op: Op, m: &ArgMatches, opts: &Opts) -> Result<Call, Failure> {
     let r = op.route;
     let from_json = input::whole_body(opts.json.as_deref())?;
     let given = from_json.clone().unwrap_or(Value::Null);

@@ -8,7 +8,7 @@ use crate::{auth, call, dryrun, fanout, request, schema, tree};
 use clap::ArgMatches;
 use std::io::{BufRead, IsTerminal, Write};
 
-pub fn main(mut args: Vec<String>) -> Result<(), Failure> {
+pub(crate) fn main(mut args: Vec<String>) -> Result<(), Failure> {
     let area = first_word(&args);
     if let Some(i) = area {
         rewrite_alias(&mut args, i)?;
@@ -68,7 +68,7 @@ fn leaf(m: &ArgMatches) -> (Vec<String>, &ArgMatches) {
 
 /// The index of the first word that is not a global flag or its value.
 fn first_word(args: &[String]) -> Option<usize> {
-    let takes_value: Vec<String> = tree::globals()
+    let takes_value: Vec<String> = crate::opts::globals()
         .iter()
         .filter(|a| a.get_action().takes_values())
         .flat_map(|a| {

@@ -9,7 +9,7 @@ use clap::ArgMatches;
 use ruckus_one_runtime::{Method, PendingActivity, RawRequest, WaitOptions};
 use serde_json::{Value, json};
 
-pub async fn api(m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
+pub(crate) async fn api(m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
     let method = match m
         .get_one::<String>("method")
         .map(|s| s.to_uppercase())
@@ -66,7 +66,7 @@ pub async fn api(m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
 }
 
 /// `m` is the matches of `activity wait`.
-pub async fn activity_wait(m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
+pub(crate) async fn activity_wait(m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
     let ids: Vec<String> = m
         .get_many::<String>("ids")
         .map(|v| v.cloned().collect())

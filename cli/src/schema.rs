@@ -6,7 +6,7 @@ use crate::fields::{self, Place};
 use crate::ops::{self, Op};
 use serde_json::{Value, json};
 
-pub fn run(words: &[String]) -> Result<(), Failure> {
+pub(crate) fn run(words: &[String]) -> Result<(), Failure> {
     let ops = ops::all()?;
     let selected: Vec<Op> = if words.is_empty() {
         ops
@@ -24,7 +24,7 @@ pub fn run(words: &[String]) -> Result<(), Failure> {
         "program": "ruckus",
         "version": env!("CARGO_PKG_VERSION"),
         "usage": "ruckus [GLOBAL FLAGS] <area> [<resource>] <verb> [FLAGS]",
-        "global_flags": crate::tree::globals().iter().map(|a| json!({
+        "global_flags": crate::opts::globals().iter().map(|a| json!({
             "flag": format!("--{}", a.get_long().unwrap_or_default()),
             "help": a.get_help().map(|h| h.to_string()).unwrap_or_default(),
         })).collect::<Vec<_>>(),
@@ -41,7 +41,7 @@ pub fn run(words: &[String]) -> Result<(), Failure> {
 }
 
 /// One command's description.
-pub fn command(op: Op) -> Value {
+pub(crate) fn command(op: Op) -> Value {
     let r = op.route;
     let args: Vec<Value> = fields::flags(op)
         .into_iter()

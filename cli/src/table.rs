@@ -8,14 +8,14 @@ const MEASURE: usize = 50;
 /// Widest a column gets.
 const MAX_WIDTH: usize = 40;
 
-pub struct Table {
+pub(crate) struct Table {
     columns: Vec<String>,
     widths: Option<Vec<usize>>,
     pending: Vec<Vec<String>>,
 }
 
 impl Table {
-    pub fn new(columns: Vec<String>) -> Table {
+    pub(crate) fn new(columns: Vec<String>) -> Table {
         Table {
             columns,
             widths: None,
@@ -23,11 +23,11 @@ impl Table {
         }
     }
 
-    pub fn columns(&self) -> &[String] {
+    pub(crate) fn columns(&self) -> &[String] {
         &self.columns
     }
 
-    pub fn row(&mut self, cells: Vec<String>) -> std::io::Result<()> {
+    pub(crate) fn row(&mut self, cells: Vec<String>) -> std::io::Result<()> {
         if self.widths.is_some() {
             return self.write(&[cells]);
         }
@@ -63,7 +63,7 @@ impl Table {
         out.flush()
     }
 
-    pub fn finish(mut self) -> std::io::Result<()> {
+    pub(crate) fn finish(mut self) -> std::io::Result<()> {
         if self.widths.is_none() {
             self.fix()?;
         }

@@ -6,69 +6,15 @@
 use crate::exit::Exit;
 use crate::fields::{self, Flag};
 use crate::ops::{self, Op};
-use clap::{Arg, ArgAction, Command};
+use crate::opts::globals;
+use clap::{Arg, Command};
 use std::collections::BTreeMap;
 
 /// Words the binary keeps for itself at the top level.
-pub const BUILT_IN: [&str; 6] = ["api", "auth", "schema", "activity", "completion", "man"];
-
-/// The heading global flags are listed under in `--help`.
-const GLOBAL: &str = "Global options";
-
-/// The global flags: their long names are not used for an operation's own flags.
-pub fn globals() -> Vec<Arg> {
-    let flag = |name: &'static str, help: &'static str| {
-        Arg::new(name)
-            .long(name)
-            .help(help)
-            .action(ArgAction::SetTrue)
-            .global(true)
-            .help_heading(GLOBAL)
-    };
-    let value = |name: &'static str, help: &'static str| {
-        Arg::new(name)
-            .long(name)
-            .help(help)
-            .global(true)
-            .num_args(1)
-            .help_heading(GLOBAL)
-    };
-    vec![
-        value("output", "Output format: table (default on a terminal), json (default otherwise), yaml, jsonl, csv")
-            .short('o')
-            .value_parser(["table", "json", "yaml", "jsonl", "csv"]),
-        value("columns", "Comma-separated fields shown as columns (table, csv); `a.b` reads nested fields"),
-        value("jq", "jq filter applied to each row of a list, else to the answer (results one a line)"),
-        flag("all", "Fetch every page of a paged operation (rows stream as they arrive)"),
-        flag("no-wait", "Do not wait for an asynchronous write: print its request id"),
-        flag("yes", "Do not ask before a delete"),
-        flag("dry-run", "Print the request that would be sent (secrets redacted) and send nothing"),
-        flag("local", "Run against the simulator, in process, instead of RUCKUS One"),
-        value("seed", "With --local: objects and tenants to start the simulator with (JSON or YAML file)"),
-        value("tenant", "Act for this delegated (customer) tenant"),
-        value("tenants", "Run the command for each of these customer tenants (comma-separated)"),
-        flag("all-customers", "Run the command for every customer of the MSP account"),
-        value("concurrency", "Customers worked on at once with --tenants/--all-customers (default 8)")
-            .value_parser(clap::value_parser!(usize)),
-        value("profile", "Named profile of the config file (default: `default`)").env("RUCKUS_PROFILE"),
-        value("region", "Region: na, eu or asia (overrides the profile)"),
-        value("client-id", "Application client id (overrides environment and profile)"),
-        value("token-tenant", "Tenant id that owns the application token (overrides environment and profile)"),
-        value("base-url", "Send every call to this base URL instead of the region's hosts"),
-        value("json", "Whole request body: inline JSON, @FILE, or - for standard input"),
-        Arg::new("set")
-            .long("set")
-            .help("Set a (nested) body field: --set a.b=VALUE (VALUE read as JSON, else text)")
-            .action(ArgAction::Append)
-            .num_args(1)
-            .global(true)
-            .help_heading(GLOBAL),
-        value("version-media", "Media version to use (`v1.1`), where the operation offers several"),
-    ]
-}
+pub(crate) const BUILT_IN: [&str; 6] = ["api", "auth", "schema", "activity", "completion", "man"];
 
 /// The root command; `area`, when given, is built in full.
-pub fn root(area: Option<&str>) -> Result<Command, crate::exit::Failure> {
+pub(crate) fn root(area: Option<&str>) -> Result<Command, crate::exit::Failure> {
     let mut root = Command::new("ruckus")
         .version(env!("CARGO_PKG_VERSION"))
         .about("Every RUCKUS One operation as a command: `ruckus <area> [<resource>] <verb>`")
@@ -126,7 +72,7 @@ fn area_commands(mut cmd: Command, ops: &[Op]) -> Command {
 }
 
 /// One operation's command: its flags and the help that says where it goes.
-pub fn op_command(op: Op) -> Command {
+pub(crate) fn op_command(op: Op) -> Command {
     let r = op.route;
     let verb = r.command.last().map_or("", String::as_str);
     let mut cmd = Command::new(verb)
@@ -154,7 +100,7 @@ fn flag_arg(flag: &Flag) -> Arg {
 }
 
 /// The lines after an operation's help: where it goes and how it behaves.
-pub fn op_help(op: Op) -> String {
+pub(crate) fn op_help(op: Op) -> String {
     let r = op.route;
     let versions = if r.versions.len() <= 1 {
         "one (no --version-media)".to_owned()

@@ -503,13 +503,16 @@ pub struct OpIr {
 }
 
 impl OpIr {
-    /// Whether the operation only reads: a `GET`, or a query sent as `POST` (its path ends in
-    /// `/query`, or its pages are asked for in the body). The one rule the client's statics
-    /// and the catalog's routes both take it from.
+    /// Whether the operation only reads: a `GET`, or a query sent as `POST` (a `query` segment
+    /// in its path, as in `/venues/query` and `/guestUsers/query/csvFiles`, or its pages asked
+    /// for in the body). The one rule the client's statics, the catalog's routes and so the
+    /// command line and the MCP server take it from.
     pub fn reads(&self) -> bool {
         match self.method {
             Method::Get => true,
-            Method::Post => self.path.ends_with("/query") || self.pagination.is_some(),
+            Method::Post => {
+                self.path.split('/').any(|segment| segment == "query") || self.pagination.is_some()
+            }
             Method::Put | Method::Patch | Method::Delete => false,
         }
     }

@@ -9,7 +9,7 @@ use crate::schema;
 
 /// A call's checked arguments.
 #[derive(Debug, Clone, Default)]
-pub struct Checked {
+pub(crate) struct Checked {
     /// The path parameters' values, in the order of the path's placeholders.
     pub path: Vec<String>,
     /// Query parameters (names from the table).
@@ -19,7 +19,11 @@ pub struct Checked {
 }
 
 /// The parameters given as `params` (by wire name) and `body`, checked against `op`.
-pub fn check(op: Op, params: &Map<String, Value>, body: Option<&Value>) -> Result<Checked, String> {
+pub(crate) fn check(
+    op: Op,
+    params: &Map<String, Value>,
+    body: Option<&Value>,
+) -> Result<Checked, String> {
     let route = op.route;
     let mut problems = Vec::new();
     let known = route

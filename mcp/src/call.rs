@@ -14,12 +14,12 @@ use crate::paging::Page;
 use crate::server::Inner;
 
 /// The message for an id the tables do not have.
-pub fn unknown(id: &str) -> String {
+pub(crate) fn unknown(id: &str) -> String {
     format!("unknown operation `{id}`: find operation ids with search_operations")
 }
 
 /// Runs an invoke tool of `effect`.
-pub async fn invoke(
+pub(crate) async fn invoke(
     server: &Inner,
     effect: Effect,
     request: &CallToolRequestParams,

@@ -23,7 +23,7 @@ const KEY: &str = "confirm_delete";
 /// state names the exact call (operation and arguments) the user is asked about, kept here,
 /// so an answer can only confirm that call.
 #[derive(Debug, Default)]
-pub struct Pending {
+pub(crate) struct Pending {
     asked: Mutex<HashMap<String, String>>,
     counter: AtomicU64,
     seed: RandomState,
@@ -31,7 +31,7 @@ pub struct Pending {
 
 /// What the user said.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Answer {
+pub(crate) enum Answer {
     Confirmed,
     /// Declined or cancelled: nothing is done.
     Declined,
@@ -39,7 +39,7 @@ pub enum Answer {
 
 /// How the confirmation goes on.
 #[derive(Debug)]
-pub enum Step {
+pub(crate) enum Step {
     /// The user answered.
     Answered(Answer),
     /// The tool call returns this; the client asks the user and calls again.
@@ -51,7 +51,7 @@ pub enum Step {
 impl Pending {
     /// The confirmation of `call` (a canonical text of the operation and its arguments) with
     /// `message`: the answer carried by this call of the tool, else the question to ask.
-    pub async fn confirm(
+    pub(crate) async fn confirm(
         &self,
         call: &str,
         message: &str,

@@ -6,7 +6,7 @@ use ruckus_one_catalog::{Catalog, Method, Role, Route, Table};
 /// What calling an operation does to the account.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Effect {
-    /// Changes nothing (a `GET`, or a `POST .../query`).
+    /// Changes nothing (a `GET`, or a query sent as `POST`).
     Read,
     /// Creates or changes something.
     Write,
@@ -14,32 +14,25 @@ pub enum Effect {
     Delete,
 }
 
+/// The invoke tool of each effect.
+pub(crate) const INVOKE_READ: &str = "invoke_read";
+pub(crate) const INVOKE_WRITE: &str = "invoke_write";
+pub(crate) const INVOKE_DELETE: &str = "invoke_delete";
+
 impl Effect {
-    /// What `route` does: from its role, and from its method where the role does not say
-    /// (answers computed from the schemas). A `DELETE` always deletes.
+    /// What `route` does: a `DELETE` deletes; an operation that only reads (the catalog's
+    /// `reads`: a `GET` or a query sent as `POST`) reads; of the others, those the generator
+    /// inferred delete (a bulk delete sent as `POST`) delete, and the rest write.
     pub fn of(route: &Route) -> Effect {
         if route.method == Method::Delete {
             return Effect::Delete;
         }
+        if route.reads {
+            return Effect::Read;
+        }
         match route.role {
-            Role::List
-            | Role::Query
-            | Role::QueryAcross
-            | Role::CustomerQuery
-            | Role::OwnTenant
-            | Role::Read
-            | Role::SettingsRead
-            | Role::ActivityRead
-            | Role::ActivityQuery => Effect::Read,
             Role::Delete | Role::BulkDelete => Effect::Delete,
-            Role::Create | Role::Replace | Role::Merge | Role::Upsert | Role::SettingsWrite => {
-                Effect::Write
-            }
-            Role::Canned => match route.method {
-                Method::Get => Effect::Read,
-                Method::Post if is_query_path(&route.path) => Effect::Read,
-                _ => Effect::Write,
-            },
+            _ => Effect::Write,
         }
     }
 
@@ -55,27 +48,21 @@ impl Effect {
     /// The invoke tool that calls operations of this effect.
     pub fn tool(self) -> &'static str {
         match self {
-            Effect::Read => crate::tools::INVOKE_READ,
-            Effect::Write => crate::tools::INVOKE_WRITE,
-            Effect::Delete => crate::tools::INVOKE_DELETE,
+            Effect::Read => INVOKE_READ,
+            Effect::Write => INVOKE_WRITE,
+            Effect::Delete => INVOKE_DELETE,
         }
     }
 }
 
-/// A `POST` whose path ends in `/query` (or `.../query/...` variants such as `/query/csv`)
-/// reads.
-fn is_query_path(path: &str) -> bool {
-    path.split('/').any(|segment| segment == "query")
-}
-
 /// Whether sending the call twice does what sending it once does.
-pub fn is_idempotent(route: &Route) -> bool {
+pub(crate) fn is_idempotent(route: &Route) -> bool {
     Effect::of(route) == Effect::Read || matches!(route.method, Method::Put | Method::Delete)
 }
 
 /// One operation with its API's table.
 #[derive(Debug, Clone, Copy)]
-pub struct Op {
+pub(crate) struct Op {
     pub table: &'static Table,
     pub route: &'static Route,
     /// Another API has an operation of the same id: the id is written `<api>.<id>`.
@@ -83,13 +70,13 @@ pub struct Op {
 }
 
 impl Op {
-    pub fn effect(&self) -> Effect {
+    pub(crate) fn effect(&self) -> Effect {
         Effect::of(self.route)
     }
 
     /// The id the tools use: the route id, which is unique across APIs except where two
     /// APIs share one; then `<api>.<id>`.
-    pub fn id(&self) -> String {
+    pub(crate) fn id(&self) -> String {
         if self.qualified {
             format!("{}.{}", self.table.api.name, self.route.id)
         } else {
@@ -100,13 +87,13 @@ impl Op {
 
 /// Every operation of the compiled-in tables.
 #[derive(Debug)]
-pub struct Index {
+pub(crate) struct Index {
     pub ops: Vec<Op>,
 }
 
 impl Index {
     /// The index of `catalog` (operations the spec marks removed are left out).
-    pub fn new(catalog: &'static Catalog) -> Index {
+    pub(crate) fn new(catalog: &'static Catalog) -> Index {
         let routes: Vec<(&'static Table, &'static Route)> = catalog
             .routes()
             .filter(|(_, r)| r.lifecycle != ruckus_one_catalog::LifecycleStatus::Removed)
@@ -127,7 +114,7 @@ impl Index {
     }
 
     /// The operation whose id is `id` (`<api>.<id>` also accepted).
-    pub fn get(&self, id: &str) -> Option<Op> {
+    pub(crate) fn get(&self, id: &str) -> Option<Op> {
         let (api, id) = match id.split_once('.') {
             Some((api, id)) => (Some(api), id),
             None => (None, id),
@@ -145,7 +132,7 @@ impl Index {
     }
 
     /// The areas with how many operations each has, by API.
-    pub fn areas(&self) -> Vec<(&'static str, &'static str, usize)> {
+    pub(crate) fn areas(&self) -> Vec<(&'static str, &'static str, usize)> {
         let mut areas: Vec<(&'static str, &'static str, usize)> = Vec::new();
         for op in &self.ops {
             let (api, area) = (op.table.api.name.as_str(), op.route.area.as_str());

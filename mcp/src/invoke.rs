@@ -14,7 +14,7 @@ use crate::paging::Page;
 
 /// A call ready to send.
 #[derive(Debug, Clone)]
-pub struct Call {
+pub(crate) struct Call {
     pub op: Op,
     pub args: Checked,
     /// The customer tenant acted for (`None`: the credential's own).
@@ -50,7 +50,7 @@ impl Call {
 
     /// Sends the call and returns its answer: JSON as it is (a page cut to its rows), text
     /// as a string, other bodies described.
-    pub async fn send(&self, client: &Client) -> Result<Value, String> {
+    pub(crate) async fn send(&self, client: &Client) -> Result<Value, String> {
         let request = self.request(client)?;
         let answer = patiently(|| request.clone().send_raw())
             .await
@@ -75,7 +75,7 @@ impl Call {
 
     /// Sends an asynchronous write and returns what it takes to wait for it: the answer and
     /// the activity to wait for (none when the service answered without a request id).
-    pub async fn send_accepted(
+    pub(crate) async fn send_accepted(
         &self,
         client: &Client,
         index: &Index,
@@ -99,7 +99,10 @@ impl Call {
 }
 
 /// The runtime's operation `id` of the activities API.
-pub fn activity_op(index: &Index, id: &str) -> Result<&'static rt::internal::Operation, String> {
+pub(crate) fn activity_op(
+    index: &Index,
+    id: &str,
+) -> Result<&'static rt::internal::Operation, String> {
     let op = index
         .get(id)
         .ok_or_else(|| format!("the tables have no `{id}` operation"))?;
@@ -107,7 +110,7 @@ pub fn activity_op(index: &Index, id: &str) -> Result<&'static rt::internal::Ope
 }
 
 /// An error that may say the service is busy (a `429`), and how long it asked to wait.
-pub trait Busy {
+pub(crate) trait Busy {
     fn busy(&self) -> Option<Option<Duration>>;
 }
 

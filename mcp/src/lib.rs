@@ -9,23 +9,24 @@
 //! Safe by construction: read-only unless writes are turned on, deletes apart and each
 //! confirmed by the user, an allow-list of customer tenants, no credential in any result.
 
+#![warn(missing_docs, unreachable_pub)]
 mod args;
 mod call;
 mod confirm;
 pub mod connect;
-pub mod index;
+mod index;
 mod invoke;
-pub mod ops;
+mod ops;
 mod output;
 mod paging;
 pub mod policy;
 mod poller;
 mod present;
 mod schema;
-pub mod search;
-pub mod server;
+mod search;
+mod server;
 mod tasks;
-pub mod tools;
+mod tools;
 
 pub use server::Server;
 

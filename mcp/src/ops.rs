@@ -7,13 +7,16 @@ use ruckus_one_catalog::{Catalog, Route, Table};
 use ruckus_one_runtime as rt;
 
 /// The token service the tables name.
-pub fn auth() -> Result<&'static rt::internal::AuthSettings, String> {
+pub(crate) fn auth() -> Result<&'static rt::internal::AuthSettings, String> {
     let catalog = Catalog::get()?;
     let first = catalog.apis.first().ok_or("the catalog holds no API")?;
     Ok(rt::internal::described::auth_settings(first))
 }
 
 /// The runtime's operation for `route` of `table`.
-pub fn operation(table: &'static Table, route: &'static Route) -> &'static rt::internal::Operation {
+pub(crate) fn operation(
+    table: &'static Table,
+    route: &'static Route,
+) -> &'static rt::internal::Operation {
     rt::internal::described::operation(table, route)
 }

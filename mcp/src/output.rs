@@ -7,10 +7,10 @@ use ruckus_one_runtime::Client;
 use serde_json::Value;
 
 /// The largest text a tool returns (characters); longer answers are cut with a note.
-pub const MAX_TEXT: usize = 40_000;
+pub(crate) const MAX_TEXT: usize = 40_000;
 
 /// A successful result showing `value`.
-pub fn ok(client: &Client, value: &Value) -> CallToolResult {
+pub(crate) fn ok(client: &Client, value: &Value) -> CallToolResult {
     let text = match value {
         Value::String(s) => s.clone(),
         other => other.to_string(),
@@ -19,17 +19,17 @@ pub fn ok(client: &Client, value: &Value) -> CallToolResult {
 }
 
 /// A successful result of plain text.
-pub fn text(client: &Client, text: &str) -> CallToolResult {
+pub(crate) fn text(client: &Client, text: &str) -> CallToolResult {
     CallToolResult::success(vec![ContentBlock::text(clean(client, text))])
 }
 
 /// A tool error the model reads (not a protocol error).
-pub fn error(client: &Client, message: &str) -> CallToolResult {
+pub(crate) fn error(client: &Client, message: &str) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(clean(client, message))])
 }
 
 /// The result of an outcome.
-pub fn outcome(client: &Client, outcome: Result<Value, String>) -> CallToolResult {
+pub(crate) fn outcome(client: &Client, outcome: Result<Value, String>) -> CallToolResult {
     match outcome {
         Ok(value) => ok(client, &value),
         Err(message) => error(client, &message),

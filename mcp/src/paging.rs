@@ -5,12 +5,12 @@ use ruckus_one_catalog::{PageStyle, Paging};
 use serde_json::{Value, json};
 
 /// Rows returned by default, and at most.
-pub const DEFAULT_ROWS: u64 = 20;
-pub const MAX_ROWS: u64 = 100;
+pub(crate) const DEFAULT_ROWS: u64 = 20;
+pub(crate) const MAX_ROWS: u64 = 100;
 
 /// Where a paged read starts: the page number and its size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Page {
+pub(crate) struct Page {
     pub number: u64,
     pub size: u64,
 }
@@ -18,7 +18,11 @@ pub struct Page {
 impl Page {
     /// The page a call asks for: its cursor's (`page:<n>:<size>`), else the first with
     /// `limit` rows.
-    pub fn of(paging: &Paging, limit: Option<u64>, cursor: Option<&str>) -> Result<Page, String> {
+    pub(crate) fn of(
+        paging: &Paging,
+        limit: Option<u64>,
+        cursor: Option<&str>,
+    ) -> Result<Page, String> {
         if let Some(cursor) = cursor {
             let mut parts = cursor.strip_prefix("page:").unwrap_or("").split(':');
             let number = parts.next().and_then(|n| n.parse().ok());
@@ -36,7 +40,7 @@ impl Page {
     }
 
     /// The query parameters that select this page (styles that page by query).
-    pub fn query(&self, paging: &Paging) -> Vec<(&'static str, String)> {
+    pub(crate) fn query(&self, paging: &Paging) -> Vec<(&'static str, String)> {
         match paging.style {
             PageStyle::QueryBody => Vec::new(),
             PageStyle::QueryParams => vec![
@@ -51,7 +55,7 @@ impl Page {
     }
 
     /// `body` with this page selected (styles that page in the body).
-    pub fn body(&self, paging: &Paging, body: Option<Value>) -> Option<Value> {
+    pub(crate) fn body(&self, paging: &Paging, body: Option<Value>) -> Option<Value> {
         if paging.style != PageStyle::QueryBody {
             return body;
         }
@@ -65,7 +69,7 @@ impl Page {
 
     /// The answer cut to this page's rows, with the cursor of the next page when there may be
     /// more: `{rows, totalCount?, nextCursor?}`.
-    pub fn shape(&self, paging: &Paging, answer: Value) -> Value {
+    pub(crate) fn shape(&self, paging: &Paging, answer: Value) -> Value {
         let Some(rows) = answer.get(&paging.items).and_then(Value::as_array) else {
             return answer;
         };

@@ -15,7 +15,7 @@ const WINDOW: Duration = Duration::from_millis(100);
 type Reply = oneshot::Sender<Result<Value, String>>;
 
 /// Batches of activities to wait for, shared by every task of the server.
-pub struct Poller {
+pub(crate) struct Poller {
     client: Client,
     query: &'static rt::internal::Operation,
     options: WaitOptions,
@@ -23,7 +23,7 @@ pub struct Poller {
 }
 
 impl Poller {
-    pub fn new(
+    pub(crate) fn new(
         client: Client,
         query: &'static rt::internal::Operation,
         options: WaitOptions,
@@ -38,7 +38,7 @@ impl Poller {
 
     /// The activity `pending` once it ends (its final state), waited for with the others of its
     /// batch.
-    pub async fn wait(self: &Arc<Self>, pending: PendingActivity) -> Result<Value, String> {
+    pub(crate) async fn wait(self: &Arc<Self>, pending: PendingActivity) -> Result<Value, String> {
         let (reply, answer) = oneshot::channel();
         let start = {
             let mut forming = self.forming.lock().unwrap_or_else(|e| e.into_inner());

@@ -8,7 +8,7 @@ use crate::schema;
 
 /// One line of a search result or of an area's index:
 /// `query_venue_aps: Query APs [read, paged] POST /venues/aps/query`.
-pub fn line(op: &Op) -> String {
+pub(crate) fn line(op: &Op) -> String {
     let mut flags = vec![op.effect().as_str()];
     if op.route.asynchronous {
         flags.push("async");
@@ -30,7 +30,7 @@ pub fn line(op: &Op) -> String {
 }
 
 /// The description of one operation: what the model needs to call it.
-pub fn describe(op: &Op) -> Value {
+pub(crate) fn describe(op: &Op) -> Value {
     let route = op.route;
     let mut out = json!({
         "id": op.id(),
@@ -109,7 +109,7 @@ fn example(op: &Op) -> Value {
 }
 
 /// The areas, one line each: `network/wireless_venues: 23 operations`.
-pub fn areas(index: &Index) -> String {
+pub(crate) fn areas(index: &Index) -> String {
     let mut out =
         String::from("API/area: operations (read each with ruckus://operations/<area>)\n");
     for (api, area, count) in index.areas() {
@@ -119,7 +119,7 @@ pub fn areas(index: &Index) -> String {
 }
 
 /// Every operation of `area` (or of every area when `None`), one line each.
-pub fn area_index(index: &Index, area: Option<&str>) -> Option<String> {
+pub(crate) fn area_index(index: &Index, area: Option<&str>) -> Option<String> {
     let lines: Vec<String> = index
         .ops
         .iter()

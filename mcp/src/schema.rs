@@ -15,7 +15,7 @@ const MAX_PROBLEMS: usize = 10;
 
 /// The problems of `value` against `schema`, each named by where it is (`body/address/city`,
 /// `params.venueId`): the catalog's validation, the one the simulator applies.
-pub fn check(value: &Value, schema: &Value, table: &Table, at: &str) -> Vec<String> {
+pub(crate) fn check(value: &Value, schema: &Value, table: &Table, at: &str) -> Vec<String> {
     table
         .problems(value, schema, MAX_PROBLEMS)
         .into_iter()
@@ -49,7 +49,7 @@ fn ref_name(schema: &Value) -> String {
 
 /// `schema` with its references resolved through `table` (to [`MAX_DEPTH`]) and only the
 /// keywords that constrain a value.
-pub fn trim(schema: &Value, table: &Table, depth: usize) -> Value {
+pub(crate) fn trim(schema: &Value, table: &Table, depth: usize) -> Value {
     let Some(obj) = schema.as_object() else {
         return schema.clone();
     };
@@ -96,7 +96,7 @@ pub fn trim(schema: &Value, table: &Table, depth: usize) -> Value {
 
 /// A small value of `schema`: an object with its required properties (or its first few when
 /// none is required), the first enum member, the lower limits.
-pub fn example(schema: &Value, table: &Table, depth: usize) -> Value {
+pub(crate) fn example(schema: &Value, table: &Table, depth: usize) -> Value {
     let Some(obj) = schema.as_object() else {
         return Value::Null;
     };

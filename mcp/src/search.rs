@@ -22,14 +22,14 @@ const STOP_WORDS: &[&str] = &[
 
 /// What a search may be narrowed to.
 #[derive(Debug, Default, Clone)]
-pub struct Filter {
+pub(crate) struct Filter {
     pub area: Option<String>,
     pub effect: Option<Effect>,
 }
 
 /// The words of every operation, and how rare each word is.
 #[derive(Debug)]
-pub struct Searcher {
+pub(crate) struct Searcher {
     docs: Vec<Doc>,
     idf: HashMap<String, f64>,
 }
@@ -45,7 +45,7 @@ struct Doc {
 }
 
 impl Searcher {
-    pub fn new(index: &Index) -> Searcher {
+    pub(crate) fn new(index: &Index) -> Searcher {
         let docs: Vec<Doc> = index.ops.iter().map(|op| doc(*op)).collect();
         let mut df: HashMap<&str, usize> = HashMap::new();
         for d in &docs {
@@ -67,7 +67,7 @@ impl Searcher {
     }
 
     /// The best `limit` operations for `query`, best first.
-    pub fn search(&self, query: &str, filter: &Filter, limit: usize) -> Vec<Op> {
+    pub(crate) fn search(&self, query: &str, filter: &Filter, limit: usize) -> Vec<Op> {
         let words: Vec<String> = dedup(words(query));
         let path_query = query.trim().starts_with('/').then(|| query.trim());
         let mut scored: Vec<(f64, usize, &Doc)> = self
@@ -183,7 +183,7 @@ fn dedup(mut list: Vec<String>) -> Vec<String> {
 
 /// The search words of `text`: camelCase and punctuation split, lower case, stop words and
 /// path placeholders dropped, plurals and synonyms folded.
-pub fn words(text: &str) -> Vec<String> {
+pub(crate) fn words(text: &str) -> Vec<String> {
     let text = text
         .replace("access point", "ap")
         .replace("Access point", "ap")

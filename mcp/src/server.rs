@@ -24,7 +24,7 @@ use crate::policy::Policy;
 use crate::poller::Poller;
 use crate::search::{Filter, Searcher};
 use crate::tasks::Writer;
-use crate::{call, output, present, tools};
+use crate::{call, index, output, present, tools};
 
 /// How the server describes itself to the model.
 const INSTRUCTIONS: &str = "RUCKUS One (Wi-Fi, switches, venues) through its API: \
@@ -200,9 +200,9 @@ impl ServerHandler for Server {
         let effect = match request.name.as_ref() {
             tools::SEARCH => return Ok(inner.search(&args).into()),
             tools::DESCRIBE => return Ok(inner.describe(&args).into()),
-            tools::INVOKE_READ => Effect::Read,
-            tools::INVOKE_WRITE => Effect::Write,
-            tools::INVOKE_DELETE => Effect::Delete,
+            index::INVOKE_READ => Effect::Read,
+            index::INVOKE_WRITE => Effect::Write,
+            index::INVOKE_DELETE => Effect::Delete,
             other => {
                 return Err(McpError::invalid_params(
                     format!("no tool named `{other}`"),

@@ -15,7 +15,7 @@ use crate::invoke::Call;
 use crate::poller::Poller;
 
 /// What an asynchronous write needs from the server.
-pub struct Writer {
+pub(crate) struct Writer {
     pub client: Client,
     pub index: Arc<Index>,
     pub poller: Arc<Poller>,
@@ -24,7 +24,7 @@ pub struct Writer {
 impl Writer {
     /// Sends `call` and waits for its activity: the answer with the activity's final state.
     /// `progress` hears what happens (sent, waiting for which request).
-    pub async fn run(
+    pub(crate) async fn run(
         &self,
         call: &Call,
         progress: &(dyn Fn(String) + Send + Sync),
@@ -44,7 +44,7 @@ impl Writer {
     }
 
     /// `call` as a task of `tasks`: `result` turns its outcome into the tool's result.
-    pub fn spawn(
+    pub(crate) fn spawn(
         self: Arc<Self>,
         tasks: &TaskManager,
         call: Call,

@@ -7,17 +7,14 @@ use std::sync::Arc;
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{Value, json};
 
-use crate::index::Effect;
+use crate::index::{Effect, INVOKE_DELETE, INVOKE_READ, INVOKE_WRITE};
 use crate::policy::Policy;
 
-pub const SEARCH: &str = "search_operations";
-pub const DESCRIBE: &str = "describe_operation";
-pub const INVOKE_READ: &str = "invoke_read";
-pub const INVOKE_WRITE: &str = "invoke_write";
-pub const INVOKE_DELETE: &str = "invoke_delete";
+pub(crate) const SEARCH: &str = "search_operations";
+pub(crate) const DESCRIBE: &str = "describe_operation";
 
 /// The tools `policy` allows, in the order they are listed.
-pub fn list(policy: &Policy) -> Vec<Tool> {
+pub(crate) fn list(policy: &Policy) -> Vec<Tool> {
     let mut tools = vec![search(), describe(), invoke(Effect::Read)];
     if policy.writes {
         tools.push(invoke(Effect::Write));
@@ -132,7 +129,7 @@ fn invoke(effect: Effect) -> Tool {
 }
 
 /// The tool list as the client receives it (JSON), for measuring its size.
-pub fn list_json(policy: &Policy) -> String {
+pub(crate) fn list_json(policy: &Policy) -> String {
     serde_json::to_string(&list(policy)).unwrap_or_default()
 }
 

@@ -21,6 +21,7 @@
 //! # Ok::<(), ruckus_one_profiles::Error>(())
 //! ```
 
+#![warn(missing_docs, unreachable_pub)]
 mod error;
 mod files;
 mod keychain;

@@ -25,7 +25,6 @@ use crate::config::Config;
 use crate::deadline::Deadline;
 use crate::error::Error;
 use crate::operation::{ApiAuth, ErrorFamily, Method, Service, TenantLimit};
-use crate::request::SendFuture;
 use crate::retry::RetryPolicy;
 use crate::tenant::Tenant;
 
@@ -34,6 +33,11 @@ pub(crate) use attempt::fill_headers;
 mod budget;
 mod outcome;
 mod retry_loop;
+
+/// The future of one call: what [`send`] returns and a [`Sending`](crate::Sending) holds.
+pub(crate) type SendFuture<'a> = std::pin::Pin<
+    Box<dyn std::future::Future<Output = Result<crate::response::RawResponse, Error>> + Send + 'a>,
+>;
 
 /// Settings of one call that override the client's.
 #[derive(Clone, Debug, Default)]

@@ -3,7 +3,7 @@
 //! checks once here instead of once per operation (about a quarter of the client crate's
 //! type checking), and an application can keep one in a struct field by its name.
 
-use crate::request::SendFuture;
+use crate::execute::SendFuture;
 use crate::{Error, RawResponse, Response};
 use std::fmt;
 use std::future::Future;

@@ -7,7 +7,7 @@ use crate::state::{Issued, State};
 use serde_json::{Value, json};
 
 /// Whether `path` is the token endpoint (with or without the tenant segment).
-pub fn is_token_path(path: &str) -> bool {
+pub(crate) fn is_token_path(path: &str) -> bool {
     let rest = path.trim_end_matches('/');
     rest == "/oauth2/token"
         || rest
@@ -17,7 +17,7 @@ pub fn is_token_path(path: &str) -> bool {
 
 /// A token for a form-encoded client-credentials request; `Err` is the status and the OAuth
 /// error body.
-pub fn issue(
+pub(crate) fn issue(
     config: &SimConfig,
     state: &mut State,
     path: &str,
@@ -100,7 +100,7 @@ fn random_hex() -> String {
 
 /// The x-rks-tenantid header's tenant: `None` without one; a refusal (400) when it is given
 /// more than once, is not visible ASCII, or is empty, instead of acting as the caller's own.
-pub fn delegated_header(headers: &axum::http::HeaderMap) -> Result<Option<&str>, Refusal> {
+pub(crate) fn delegated_header(headers: &axum::http::HeaderMap) -> Result<Option<&str>, Refusal> {
     let mut values = headers.get_all("x-rks-tenantid").iter();
     let Some(value) = values.next() else {
         return Ok(None);
@@ -120,14 +120,14 @@ pub fn delegated_header(headers: &axum::http::HeaderMap) -> Result<Option<&str>,
 }
 
 /// The bearer token of an `Authorization` header.
-pub fn bearer(header: Option<&str>) -> Option<&str> {
+pub(crate) fn bearer(header: Option<&str>) -> Option<&str> {
     let h = header?.trim();
     let (scheme, token) = h.split_once(' ')?;
     (scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty()).then(|| token.trim())
 }
 
 /// The tenant a call acts as: the token's tenant, or the delegated tenant it names.
-pub fn tenant_of(
+pub(crate) fn tenant_of(
     config: &SimConfig,
     state: &State,
     unit_token_api: bool,
@@ -160,13 +160,13 @@ pub fn tenant_of(
 }
 
 /// Whether `actor` may act as `tenant`: itself, or one of its customers.
-pub fn may_act_for(config: &SimConfig, state: &State, actor: &str, tenant: &str) -> bool {
+pub(crate) fn may_act_for(config: &SimConfig, state: &State, actor: &str, tenant: &str) -> bool {
     actor == tenant || customers_of(config, state, actor).any(|c| c == tenant)
 }
 
 /// The customers of `msp`: those the configuration names, then the tenants it created, in order
 /// (a customer both named and created comes once).
-pub fn customers_of<'a>(
+pub(crate) fn customers_of<'a>(
     config: &'a SimConfig,
     state: &'a State,
     msp: &str,
@@ -181,7 +181,7 @@ pub fn customers_of<'a>(
 }
 
 /// The tenants that manage `tenant` (it is their customer), in order of their ids.
-pub fn managers_of(config: &SimConfig, state: &State, tenant: &str) -> Vec<String> {
+pub(crate) fn managers_of(config: &SimConfig, state: &State, tenant: &str) -> Vec<String> {
     let mut managers: Vec<String> = config
         .seed
         .customers

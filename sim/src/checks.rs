@@ -31,7 +31,7 @@ fn in_body(p: &ruckus_one_catalog::Problem) -> String {
     }
 }
 
-pub fn query(
+pub(crate) fn query(
     t: &Table,
     route: &Route,
     query: &[(String, String)],
@@ -67,7 +67,7 @@ pub fn query(
 
 /// The request body as JSON (a form as an object of strings), checked against the operation's
 /// request schema; multipart and binary bodies are taken as they are (`None`).
-pub fn body(t: &Table, route: &Route, bytes: &[u8]) -> Result<Option<Value>, Refusal> {
+pub(crate) fn body(t: &Table, route: &Route, bytes: &[u8]) -> Result<Option<Value>, Refusal> {
     let Some(rb) = &route.request else {
         return Ok(None);
     };
@@ -102,7 +102,7 @@ pub fn body(t: &Table, route: &Route, bytes: &[u8]) -> Result<Option<Value>, Ref
 }
 
 /// A `{tenantId}` path parameter must be the tenant the call acts as, or one it may act for.
-pub fn tenant_param(
+pub(crate) fn tenant_param(
     config: &SimConfig,
     state: &State,
     route: &Route,
@@ -123,7 +123,7 @@ pub fn tenant_param(
 
 /// A list or query asking for a negative page or page size is refused (instead of answering
 /// the first page): in the query parameters (`page`, `pageSize`, `size`) or the query body.
-pub fn paging(
+pub(crate) fn paging(
     route: &Route,
     query: &[(String, String)],
     body: Option<&Value>,

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 /// A refusal: status, a service-style code and a message.
 #[derive(Debug, Clone)]
-pub struct Refusal {
+pub(crate) struct Refusal {
     pub status: u16,
     pub code: &'static str,
     pub message: String,
@@ -18,7 +18,7 @@ pub struct Refusal {
 }
 
 impl Refusal {
-    pub fn new(status: u16, code: &'static str, message: impl Into<String>) -> Refusal {
+    pub(crate) fn new(status: u16, code: &'static str, message: impl Into<String>) -> Refusal {
         Refusal {
             status,
             code,
@@ -28,17 +28,17 @@ impl Refusal {
         }
     }
 
-    pub fn bad_request(message: impl Into<String>) -> Refusal {
+    pub(crate) fn bad_request(message: impl Into<String>) -> Refusal {
         Refusal::new(400, "SIM-400", message)
     }
 
-    pub fn not_found(what: &str) -> Refusal {
+    pub(crate) fn not_found(what: &str) -> Refusal {
         Refusal::new(404, "SIM-404", format!("{what} not found"))
     }
 }
 
 /// The body of `r` in the family `family` of `samples.table`.
-pub fn body(samples: &Samples<'_>, family: &str, r: &Refusal, request_id: &str) -> Value {
+pub(crate) fn body(samples: &Samples<'_>, family: &str, r: &Refusal, request_id: &str) -> Value {
     let table: &Table = samples.table;
     let Some(f) = table.family(family) else {
         return json!({"message": r.message, "requestId": request_id});

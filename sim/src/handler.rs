@@ -10,7 +10,7 @@ use crate::limits;
 use crate::model::{AuthKind, LifecycleStatus, ResponseKind, Route, Table};
 use crate::negotiate;
 use crate::roles::{self, Call};
-use crate::server::{Dropped, Inner};
+use crate::shared::{Dropped, Inner};
 use crate::state::{Activity, Logged, State, rfc3339};
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State as Shared};
@@ -39,7 +39,7 @@ impl Req {
     }
 }
 
-pub async fn handle(Shared(inner): Shared<Arc<Inner>>, request: Request) -> Answer {
+pub(crate) async fn handle(Shared(inner): Shared<Arc<Inner>>, request: Request) -> Answer {
     let (parts, body) = request.into_parts();
     let mut log = Logged {
         method: parts.method.as_str().to_owned(),
@@ -553,7 +553,7 @@ fn answer(
 
 impl Inner {
     /// The state (a poisoned lock is taken over: every change leaves it consistent).
-    pub fn lock(&self) -> MutexGuard<'_, State> {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 }

@@ -18,6 +18,7 @@
 //! # }
 //! ```
 
+#![warn(missing_docs, unreachable_pub)]
 mod auth;
 mod checks;
 pub mod config;
@@ -31,6 +32,7 @@ pub mod query;
 mod roles;
 mod router;
 mod server;
+mod shared;
 mod sim;
 mod sim_seed;
 pub mod state;

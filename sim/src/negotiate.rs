@@ -5,7 +5,7 @@ use crate::errors::Refusal;
 use crate::model::{BodyKind, ResponseKind, Route};
 
 /// The media type without parameters, lowercased.
-pub fn essence(v: &str) -> String {
+pub(crate) fn essence(v: &str) -> String {
     v.split(';')
         .next()
         .unwrap_or("")
@@ -32,7 +32,7 @@ fn range_takes(range: &str, offered: &str) -> bool {
 
 /// The response media type to answer with: the first the route offers that `accept` takes
 /// (the route's default when there is no `Accept`).
-pub fn accept(route: &Route, accept: Option<&str>) -> Result<Option<String>, Refusal> {
+pub(crate) fn accept(route: &Route, accept: Option<&str>) -> Result<Option<String>, Refusal> {
     let offered = &route.response.types;
     if route.response.kind == ResponseKind::Empty || offered.is_empty() {
         return Ok(None);
@@ -60,7 +60,7 @@ pub fn accept(route: &Route, accept: Option<&str>) -> Result<Option<String>, Ref
 }
 
 /// Checks the request's `Content-Type` against the route's request media types.
-pub fn content_type(
+pub(crate) fn content_type(
     route: &Route,
     content_type: Option<&str>,
     has_body: bool,
@@ -98,7 +98,7 @@ pub fn content_type(
 }
 
 /// Of several versions of one route, the one the request's media types pick (else the first).
-pub fn pick<'r>(
+pub(crate) fn pick<'r>(
     routes: &[&'r Route],
     content_type: Option<&str>,
     accept_header: Option<&str>,

@@ -11,7 +11,7 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
 /// One request, as the roles see it.
-pub struct Call<'a> {
+pub(crate) struct Call<'a> {
     pub api: usize,
     pub table: &'a Table,
     pub route: &'a Route,
@@ -38,7 +38,7 @@ fn is_item(role: Role) -> bool {
 
 impl Call<'_> {
     /// The collection the request addresses: family and parent ids.
-    pub fn collection(&self) -> String {
+    pub(crate) fn collection(&self) -> String {
         let parents = if is_item(self.route.role) {
             &self.params[..self.params.len().saturating_sub(1)]
         } else {
@@ -62,7 +62,7 @@ impl Call<'_> {
 }
 
 /// Runs the call's role.
-pub fn run(call: &Call<'_>, state: &mut State) -> Result<Option<Value>, Refusal> {
+pub(crate) fn run(call: &Call<'_>, state: &mut State) -> Result<Option<Value>, Refusal> {
     match call.route.role {
         Role::Create => create(call, state).map(Some),
         Role::Read => items(call, state)
@@ -386,7 +386,7 @@ fn create(call: &Call<'_>, state: &mut State) -> Result<Value, Refusal> {
 }
 
 /// RFC 7386 JSON merge patch.
-pub fn merge(target: &mut Value, patch: &Value) {
+pub(crate) fn merge(target: &mut Value, patch: &Value) {
     let Value::Object(p) = patch else {
         *target = patch.clone();
         return;
@@ -458,7 +458,7 @@ fn write_settings(call: &Call<'_>, state: &mut State) -> Value {
 }
 
 /// An activity as the activities API shows it.
-pub fn activity_json(a: &Activity, now_ms: u64) -> Value {
+pub(crate) fn activity_json(a: &Activity, now_ms: u64) -> Value {
     let status = a.status(now_ms);
     let mut v = json!({
         "id": a.id,

@@ -20,14 +20,14 @@ struct Entry {
 }
 
 /// The routes of every API, compiled once per process.
-pub struct Router {
+pub(crate) struct Router {
     entries: Vec<Entry>,
 }
 
 /// A request's operation: its API, the routes sharing the method and path (versions of one
 /// route differ in media types) and the path parameters' values.
 #[derive(Debug, Clone)]
-pub struct Matched {
+pub(crate) struct Matched {
     pub api: usize,
     pub routes: Vec<usize>,
     pub params: Vec<String>,
@@ -36,7 +36,7 @@ pub struct Matched {
 /// Why no route was found: the API whose prefix the path has, if any, and whether another
 /// method is served on the path.
 #[derive(Debug, Clone, Copy)]
-pub struct NotFound {
+pub(crate) struct NotFound {
     pub api: Option<usize>,
     pub other_method: bool,
 }
@@ -49,7 +49,7 @@ fn segments(path: &str) -> Vec<String> {
 }
 
 impl Router {
-    pub fn get(model: &Model) -> &'static Router {
+    pub(crate) fn get(model: &Model) -> &'static Router {
         static ROUTER: OnceLock<Router> = OnceLock::new();
         ROUTER.get_or_init(|| Router::new(model))
     }
@@ -82,7 +82,12 @@ impl Router {
         Router { entries }
     }
 
-    pub fn find(&self, model: &Model, method: &str, path: &str) -> Result<Matched, NotFound> {
+    pub(crate) fn find(
+        &self,
+        model: &Model,
+        method: &str,
+        path: &str,
+    ) -> Result<Matched, NotFound> {
         let segs = segments(path);
         let mut best: Option<(Vec<bool>, &Entry)> = None;
         let mut other_method = false;

@@ -2,30 +2,15 @@
 //! table) served by hyper's HTTP/1.1 connections on a loopback listener. A handler answer
 //! marked [`Dropped`] closes the connection without a response.
 
-use crate::config::SimConfig;
 use crate::handler::handle;
-use crate::model::Model;
-use crate::router::Router;
-use crate::state::State;
+use crate::shared::{Dropped, Inner};
 use axum::body::Body;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tower::ServiceExt;
-
-/// Shared by every connection of one simulator.
-pub struct Inner {
-    pub config: SimConfig,
-    pub model: &'static Model,
-    pub router: &'static Router,
-    pub state: Mutex<State>,
-}
-
-/// Marks an answer whose connection is to be dropped (an injected fault).
-#[derive(Debug, Clone, Copy)]
-pub struct Dropped;
 
 #[derive(Debug)]
 struct DroppedError;
@@ -41,7 +26,7 @@ impl std::error::Error for DroppedError {}
 /// Accepts connections until the task is aborted: at most `max_connections` at once (the
 /// others wait in the listen queue), each closed when a request's head takes longer than
 /// `read_timeout` to arrive (the body's time is the handler's).
-pub async fn serve(listener: TcpListener, inner: Arc<Inner>) {
+pub(crate) async fn serve(listener: TcpListener, inner: Arc<Inner>) {
     let read_timeout = inner.config.read_timeout;
     let slots = Arc::new(Semaphore::new(inner.config.max_connections.max(1)));
     let app = axum::Router::new().fallback(handle).with_state(inner);

@@ -3,7 +3,8 @@
 use crate::config::SimConfig;
 use crate::model::Model;
 use crate::router::Router;
-use crate::server::{Inner, serve};
+use crate::server::serve;
+use crate::shared::Inner;
 use crate::state::{Fault, Logged, State};
 use serde_json::Value;
 use std::net::SocketAddr;

@@ -64,11 +64,11 @@ fn locate(model: &Model, router: &Router, path: &str) -> Option<(String, Option<
     None
 }
 
-pub fn collection_key(model: &Model, router: &Router, path: &str) -> Option<String> {
+pub(crate) fn collection_key(model: &Model, router: &Router, path: &str) -> Option<String> {
     locate(model, router, path).map(|(k, _)| k)
 }
 
-pub fn insert(
+pub(crate) fn insert(
     model: &Model,
     router: &Router,
     state: &mut State,
@@ -101,7 +101,12 @@ pub fn insert(
 }
 
 /// Puts a seed's objects into a new simulator's state.
-pub fn load(model: &Model, router: &Router, seed: &Seed, state: &mut State) -> Result<(), String> {
+pub(crate) fn load(
+    model: &Model,
+    router: &Router,
+    seed: &Seed,
+    state: &mut State,
+) -> Result<(), String> {
     for (tenant, collections) in &seed.objects {
         for (path, objects) in collections {
             for object in objects {

@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use quote::ToTokens;
 use ruckus_one_catalog::Catalog;
 use ruckus_one_runtime::internal::{Operation, described};
 use syn::{Expr, Item, Lit};
@@ -82,7 +83,7 @@ fn text(e: &Expr) -> String {
             Lit::Str(s) => s.value(),
             Lit::Int(i) => i.base10_digits().to_owned(),
             Lit::Bool(b) => b.value.to_string(),
-            other => panic!("unexpected literal {other:?}"),
+            other => panic!("unexpected literal {}", other.to_token_stream()),
         },
         Expr::Path(p) => p.path.segments.last().expect("a path").ident.to_string(),
         Expr::Reference(r) => text(&r.expr),
@@ -92,7 +93,6 @@ fn text(e: &Expr) -> String {
 }
 
 fn quote_of(e: &Expr) -> String {
-    use quote::ToTokens;
     e.to_token_stream().to_string()
 }
 

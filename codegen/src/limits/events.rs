@@ -9,6 +9,11 @@
 //! before anything is expanded. Syntax errors are left to serde_yaml, which reports them with the
 //! same parser's message.
 
+#![allow(
+    unsafe_code,
+    reason = "libyaml's parser is driven through its C-shaped API: one parser and one event at a time, each freed by its owner"
+)]
+
 use super::Limits;
 use crate::chars::{describe, forbidden};
 use std::mem::MaybeUninit;

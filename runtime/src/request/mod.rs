@@ -8,8 +8,6 @@ pub use preview::Preview;
 
 use crate::sending::Sending;
 use std::fmt::{Display, Write as _};
-use std::future::Future;
-use std::pin::Pin;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -19,7 +17,7 @@ use serde::de::DeserializeOwned;
 
 use crate::client::Client;
 use crate::error::Error;
-use crate::execute::{self, CallOptions, Prepared};
+use crate::execute::{self, CallOptions, Prepared, SendFuture};
 use crate::multipart::Multipart;
 use crate::operation::{Api, ErrorFamily, Method, Operation};
 use crate::path;
@@ -112,9 +110,6 @@ enum Body {
         bytes: Bytes,
     },
 }
-
-pub(crate) type SendFuture<'a> =
-    Pin<Box<dyn Future<Output = Result<RawResponse, Error>> + Send + 'a>>;
 
 impl<'a> Request<'a> {
     /// Starts a call of `op`. `path_params` are the values of the `{...}`
