@@ -8,9 +8,8 @@
 //! (`docs/src/performance.md`).
 
 #![warn(missing_docs, unreachable_pub)]
-mod auth;
-mod builtin;
 mod call;
+mod commands;
 mod connect;
 mod dryrun;
 mod exit;
@@ -24,8 +23,6 @@ mod output;
 mod progress;
 mod request;
 mod run;
-mod run_api;
-mod schema;
 mod table;
 mod tree;
 

@@ -4,7 +4,7 @@ use crate::connect::{self, Connection};
 use crate::exit::{Exit, Failure};
 use crate::ops::{self, Op};
 use crate::opts::Opts;
-use crate::{auth, call, dryrun, fanout, request, schema, tree};
+use crate::{call, commands, dryrun, fanout, request, tree};
 use clap::ArgMatches;
 use std::io::{BufRead, IsTerminal, Write};
 
@@ -30,29 +30,19 @@ pub(crate) fn main(mut args: Vec<String>) -> Result<(), Failure> {
         .enable_all()
         .build()
         .map_err(|e| Failure::other(e.to_string()))?;
-    match words.first().map(String::as_str) {
-        Some("schema") => {
-            let words: Vec<String> = leaf
-                .get_many::<String>("command")
-                .map(|v| v.cloned().collect())
-                .unwrap_or_default();
-            schema::run(&words)
-        }
-        Some("auth") => auth::run(
-            matches.subcommand().map(|(_, m)| m).unwrap_or(&matches),
-            &opts,
-        ),
-        Some("completion") => completion(root, leaf),
-        Some("man") => man(root),
-        Some("api") => rt.block_on(crate::run_api::api(leaf, &opts)),
-        Some("activity") => rt.block_on(crate::run_api::activity_wait(leaf, &opts)),
-        _ => {
-            let refs: Vec<&str> = words.iter().map(String::as_str).collect();
-            let op = ops::by_words(&refs)?
-                .ok_or_else(|| Failure::usage(format!("no command `{}`", words.join(" "))))?;
-            rt.block_on(operation(op, leaf, &opts))
-        }
+    if let Some(built_in) = words.first().and_then(|w| commands::find(w)) {
+        let invocation = commands::Invocation {
+            matches: &matches,
+            leaf,
+            opts: &opts,
+            rt: &rt,
+        };
+        return (built_in.run)(&invocation);
     }
+    let refs: Vec<&str> = words.iter().map(String::as_str).collect();
+    let op = ops::by_words(&refs)?
+        .ok_or_else(|| Failure::usage(format!("no command `{}`", words.join(" "))))?;
+    rt.block_on(operation(op, leaf, &opts))
 }
 
 /// The words of the subcommands chosen, and the deepest one's matches.
@@ -177,41 +167,4 @@ fn confirm(op: Op, opts: &Opts) -> Result<bool, Failure> {
         .read_line(&mut line)
         .map_err(|e| Failure::other(e.to_string()))?;
     Ok(matches!(line.trim(), "y" | "Y" | "yes"))
-}
-
-fn completion(mut root: clap::Command, m: &ArgMatches) -> Result<(), Failure> {
-    use clap_complete::Shell;
-    let shell = match m.get_one::<String>("shell").map(String::as_str) {
-        Some("zsh") => Shell::Zsh,
-        Some("fish") => Shell::Fish,
-        _ => Shell::Bash,
-    };
-    let full = full_tree(root.clone())?;
-    root = full;
-    clap_complete::generate(shell, &mut root, "ruckus", &mut std::io::stdout());
-    Ok(())
-}
-
-fn man(root: clap::Command) -> Result<(), Failure> {
-    let full = full_tree(root)?;
-    clap_mangen::Man::new(full)
-        .render(&mut std::io::stdout())
-        .map_err(|e| Failure::other(e.to_string()))
-}
-
-/// The root with every area built in full (completion and man pages need all commands).
-fn full_tree(_root: clap::Command) -> Result<clap::Command, Failure> {
-    let mut root = tree::root(None)?;
-    let areas: Vec<String> = root
-        .get_subcommands()
-        .map(|c| c.get_name().to_owned())
-        .filter(|n| !tree::BUILT_IN.contains(&n.as_str()))
-        .collect();
-    for area in areas {
-        let built = tree::root(Some(&area))?;
-        if let Some(full) = built.find_subcommand(&area) {
-            root = root.mut_subcommand(&area, |_| full.clone());
-        }
-    }
-    Ok(root)
 }

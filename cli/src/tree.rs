@@ -10,9 +10,6 @@ use crate::opts::globals;
 use clap::{Arg, Command};
 use std::collections::BTreeMap;
 
-/// Words the binary keeps for itself at the top level.
-pub(crate) const BUILT_IN: [&str; 6] = ["api", "auth", "schema", "activity", "completion", "man"];
-
 /// The root command; `area`, when given, is built in full.
 pub(crate) fn root(area: Option<&str>) -> Result<Command, crate::exit::Failure> {
     let mut root = Command::new("ruckus")
@@ -24,7 +21,7 @@ pub(crate) fn root(area: Option<&str>) -> Result<Command, crate::exit::Failure> 
         ))
         .subcommand_required(true)
         .args(globals())
-        .subcommands(crate::builtin::commands());
+        .subcommands(crate::commands::definitions());
     let mut areas = ops::areas()?;
     // Listed by name, as `--help` and completion show them.
     areas.sort_by_key(|a| a.command);

@@ -4,11 +4,26 @@
 
 use crate::exit::{Exit, Failure};
 use crate::opts::Opts;
-use clap::ArgMatches;
+use clap::{Arg, ArgAction, ArgMatches, Command};
 use ruckus_one_profiles::{SecretPlace, Store};
 use std::io::{BufRead, IsTerminal};
 
-pub(crate) fn run(m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
+/// The `auth` command's arguments.
+pub(super) fn definition() -> Command {
+    Command::new("auth")
+            .about("Store, show and remove credentials (profiles)")
+            .subcommand_required(true)
+            .subcommand(
+                Command::new("login")
+                    .about("Store a profile: client id, token tenant and region here, the secret in the keychain (or a 0600 file)")
+                    .arg(Arg::new("secret-stdin").long("secret-stdin").action(ArgAction::SetTrue).help("Read the secret from standard input (never from a flag)"))
+                    .arg(Arg::new("default-tenant").long("default-tenant").help("Delegated tenant the profile acts for by default")),
+            )
+            .subcommand(Command::new("status").about("Show the profile in use and where its secret is (never the secret)"))
+            .subcommand(Command::new("logout").about("Remove the profile's secret and settings"))
+}
+
+pub(super) fn run(m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
     match m.subcommand() {
         Some(("login", sub)) => login(sub, opts),
         Some(("status", _)) => status(opts),

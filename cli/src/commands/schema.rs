@@ -4,9 +4,17 @@
 use crate::exit::{Exit, Failure};
 use crate::fields::{self, Place};
 use crate::ops::{self, Op};
+use clap::{Arg, Command};
 use serde_json::{Value, json};
 
-pub(crate) fn run(words: &[String]) -> Result<(), Failure> {
+/// The `schema` command's arguments.
+pub(super) fn definition() -> Command {
+    Command::new("schema")
+            .about("Machine-readable description of the commands, their arguments, output columns and exit codes")
+            .arg(Arg::new("command").num_args(0..).help("Words of one command (`venues list`); all when none"))
+}
+
+pub(super) fn run(words: &[String]) -> Result<(), Failure> {
     let ops = ops::all()?;
     let selected: Vec<Op> = if words.is_empty() {
         ops
