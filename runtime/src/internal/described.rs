@@ -93,7 +93,11 @@ pub fn operation(table: &'static Table, route: &'static Route) -> &'static Opera
 
 fn versions(route: &Route) -> Vec<MediaTypes> {
     if route.versions.is_empty() {
+        // The default answer's media type, unless the operation answers only in others (one
+        // versioned type, `application/vnd.ruckus.v1.1+json`): then the first of those.
+        let types = &route.response.types;
         let accept = match route.response.media_type.as_str() {
+            media if !types.is_empty() && !types.iter().any(|t| t == media) => leak(&types[0]),
             "" => "application/json",
             media => leak(media),
         };
