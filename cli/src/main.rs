@@ -24,6 +24,7 @@ mod request;
 mod run;
 mod run_api;
 mod schema;
+mod state_cmds;
 mod table;
 mod tree;
 
@@ -33,6 +34,9 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let json_errors = wants_json(&args);
+    if let Some(code) = state_cmds::intercept(&args, json_errors) {
+        return code;
+    }
     match run::main(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
