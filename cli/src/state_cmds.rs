@@ -145,11 +145,10 @@ fn load_resources(m: &ArgMatches) -> Result<state::Resources, Failure> {
 
 fn failure(e: state::Error) -> Failure {
     let exit = match &e {
-        state::Error::Call { source, .. }
-            if matches!(source, ruckus_one_runtime::Error::Activity(_)) =>
-        {
-            Exit::ActivityFailed
-        }
+        state::Error::Call {
+            source: ruckus_one_runtime::Error::Activity(_),
+            ..
+        } => Exit::ActivityFailed,
         state::Error::MissingSecret { .. } | state::Error::Document { .. } => Exit::Usage,
         _ => Exit::Other,
     };
