@@ -79,6 +79,10 @@ fn command() -> Command {
                 )
                 .arg(dir())
                 .arg(prune())
+                .arg(Arg::new("simulate").long("simulate").action(ArgAction::SetTrue).help(
+                    "Try the plan on an in-process simulator seeded with the live state, then \
+                     plan again (nothing is written to the service)",
+                ))
                 .arg(resources_arg()),
         )
         .subcommand(
@@ -195,8 +199,26 @@ async fn plan(
         ..PlanOptions::default()
     };
     let plan = state::plan(resources, &desired, &live, &options).map_err(failure)?;
-    print_plan(&plan, opts.format)?;
     let code = if plan.is_empty() { 0 } else { CHANGES };
+    if m.try_get_one::<bool>("simulate").ok().flatten() == Some(&true) {
+        let simulation = state::simulate(resources, &scope, &desired, &live, &options)
+            .await
+            .map_err(failure)?;
+        print_simulation(&simulation, opts.format)?;
+        if !simulation.converged {
+            return Err(Failure::new(Exit::Other, simulation.verdict));
+        }
+        return Ok((
+            code,
+            Planned {
+                dir,
+                desired,
+                live,
+                plan,
+            },
+        ));
+    }
+    print_plan(&plan, opts.format)?;
     Ok((
         code,
         Planned {
@@ -245,6 +267,31 @@ fn print_plan(plan: &Plan, format: Format) -> Result<(), Failure> {
         plan.count(Action::Update),
         plan.count(Action::Delete)
     );
+    Ok(())
+}
+
+fn print_simulation(simulation: &state::Simulation, format: Format) -> Result<(), Failure> {
+    if format != Format::Table {
+        let text =
+            serde_json::to_string_pretty(simulation).map_err(|e| Failure::other(e.to_string()))?;
+        println!("{text}");
+        return Ok(());
+    }
+    for s in &simulation.steps {
+        let outcome = serde_json::to_value(&s.outcome).unwrap_or_default();
+        let word = outcome
+            .get("outcome")
+            .and_then(|v| v.as_str())
+            .unwrap_or("done");
+        println!("{word:<8} {}", s.step.key());
+    }
+    if let Some(f) = &simulation.failure {
+        println!("failed   {f}");
+    }
+    for step in &simulation.remaining.steps {
+        println!("remains  {}", step.key());
+    }
+    println!("verdict: {}", simulation.verdict);
     Ok(())
 }
 

@@ -239,6 +239,52 @@ async fn an_apply_killed_with_sigkill_resumes_without_duplicates() {
     assert_eq!(plan.code, 0, "{}{}", plan.stdout, plan.stderr);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plan_simulate_of_an_edited_export_leaves_the_tenant_unchanged() {
+    let config = tempfile::tempdir().unwrap();
+    let service = sim_with(SimConfig::default().seed(seed())).await;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("state");
+    let out_s = out.to_str().unwrap();
+    assert_eq!(
+        ruckus(&service, config.path(), &["export", "--out", out_s]).code,
+        0
+    );
+    let file = out.join("venue/Lobby.yaml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.replace("Main building", "Head office")).unwrap();
+    let before = census(&service);
+    let logged = service.requests().len();
+
+    let simulated = ruckus(
+        &service,
+        config.path(),
+        &["plan", out_s, "--simulate", "-o", "json"],
+    );
+    assert_eq!(
+        simulated.code, 10,
+        "{}{}",
+        simulated.stdout, simulated.stderr
+    );
+    let report: serde_json::Value = serde_json::from_str(&simulated.stdout).unwrap();
+    assert_eq!(report["converged"], true, "{report:#}");
+    assert_eq!(report["steps"][0]["outcome"], "done", "{report:#}");
+    assert_eq!(
+        report["steps"][0]["step"]["operation"], "update_venue",
+        "{report:#}"
+    );
+
+    let writes: Vec<String> = service.requests()[logged..]
+        .iter()
+        .filter(|r| r.method != "GET" && !r.path.ends_with("/query") && !r.path.contains("token"))
+        .map(|r| format!("{} {}", r.method, r.path))
+        .collect();
+    assert!(writes.is_empty(), "{writes:?}");
+    assert_eq!(census(&service), before);
+    let lobby = &service.objects("sim-tenant", "/venues")[0];
+    assert_eq!(lobby["description"], "Main building");
+}
+
 /// Whether the journal shows a step done and another accepted but not done.
 fn mid_step(journal: &str) -> bool {
     let mut last: BTreeMap<String, String> = BTreeMap::new();

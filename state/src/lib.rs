@@ -13,6 +13,9 @@
 //!   objects fed to the steps that refer to them, each step written to a [`Journal`] so that
 //!   a killed run resumes without repeating a step. A create is looked up by its identity
 //!   before it is sent (the service takes no idempotency key).
+//! - [`simulate()`] tries a plan on an in-process simulator seeded with the live state and
+//!   plans again: each step's outcome and whether the state converges, nothing written to
+//!   the service.
 //!
 //! The kinds of objects, their operations, identities, references and field rules come from
 //! the catalog's resource layer ([`Resources`]), given to every function.
@@ -43,6 +46,7 @@ mod plan;
 mod pointer;
 mod read;
 mod scope;
+mod simulate;
 
 pub use apply::{ApplyOptions, Outcome, Report, StepReport, apply};
 pub use connection::Connection;
@@ -55,6 +59,7 @@ pub use plan::{Action, Plan, PlanOptions, Step, plan};
 pub use read::read;
 pub use ruckus_one_catalog::Resources;
 pub use scope::Scope;
+pub use simulate::{Simulation, simulate};
 
 use std::path::Path;
 
