@@ -230,4 +230,55 @@ mod tests {
         let p = placeholder("X");
         assert_eq!(placeholder_variable(&Value::String(p)), Some("X"));
     }
+
+    fn kind() -> ResourceKind {
+        serde_json::from_value(serde_json::json!({
+            "name": "ap_group", "api": "network", "title": "t", "shape": "collection",
+            "parent": "venue", "parent_param": "venueId", "identity": ["/name"],
+            "id_field": "/id", "id_param": "apGroupId", "operations": {},
+            "references": [{"kind": "vlan_pool", "field": "/vlanPoolIds/*"}],
+            "fields": [
+                {"path": "/createdDate", "flag": "service_set", "provenance": "x"},
+                {"path": "/psk", "flag": "secret", "provenance": "x"},
+                {"path": "/isDefault", "flag": "default", "default": false, "provenance": "x"}
+            ],
+            "provenance": "x"
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn references_become_names_and_names_become_ids_again() {
+        let kind = kind();
+        let a = Address {
+            kind: "ap_group".into(),
+            parents: vec!["Lobby".into()],
+            name: "G".into(),
+        };
+        let raw = serde_json::json!({
+            "id": "g-1", "name": "G", "venueId": "v-1", "createdDate": "today",
+            "isDefault": false, "psk": "hunter22", "vlanPoolIds": ["p-1", "p-9"]
+        });
+        let names =
+            |k: &str, id: &str| (k == "vlan_pool" && id == "p-1").then(|| "Pool".to_owned());
+        let (doc, secrets) = comparable(&kind, &a, &raw, &names);
+        let var = "RUCKUS_SECRET_AP_GROUP_LOBBY_G_PSK";
+        assert_eq!(
+            doc,
+            serde_json::json!({"name": "G", "psk": placeholder(var), "vlanPoolIds": ["Pool", "p-9"]})
+        );
+        assert!(!format!("{secrets:?}").contains("hunter22"));
+        let ids = |k: &str, name: &str| match (k, name) {
+            ("vlan_pool", "Pool") => Some("p-1".to_owned()),
+            ("vlan_pool", "p-9") => Some("p-9".to_owned()),
+            _ => None,
+        };
+        let env = Env::from_map(BTreeMap::from([(var.to_owned(), "hunter22".to_owned())]));
+        let body = wire(&kind, &a, &doc, &ids, &env).unwrap();
+        assert_eq!(body["vlanPoolIds"], serde_json::json!(["p-1", "p-9"]));
+        assert_eq!(body["psk"], "hunter22");
+        let unknown = serde_json::json!({"name": "G", "vlanPoolIds": ["Nowhere"]});
+        let e = wire(&kind, &a, &unknown, &ids, &env).unwrap_err();
+        assert!(e.to_string().contains("vlan_pool Nowhere"), "{e}");
+    }
 }
