@@ -101,6 +101,10 @@ pub fn write(dir: &Path, resources: &Resources, scope: &Scope, state: &State) ->
 /// Reads the desired state under `dir`: its scope (the whole tenant when there is no
 /// [`SCOPE_FILE`]) and its objects, each named by its document (its identity fields).
 pub fn read(dir: &Path, resources: &Resources) -> Result<(Scope, State), Error> {
+    // A mistyped folder is no empty desired state (which, pruned, would delete everything).
+    if !dir.is_dir() {
+        return Err(Error::document(dir, "no such folder"));
+    }
     let scope_path = dir.join(SCOPE_FILE);
     let scope = match fs::read_to_string(&scope_path) {
         Ok(text) if text.trim().is_empty() || text.trim() == "{}" => Scope::tenant(),
@@ -194,5 +198,15 @@ mod tests {
             assert!(!e.contains('/') && !e.starts_with('.'), "{e}");
             assert_eq!(decode(&e).as_deref(), Some(name));
         }
+    }
+
+    #[test]
+    fn a_missing_folder_is_an_error_not_an_empty_state() {
+        let resources = Resources {
+            generated: String::new(),
+            kinds: Vec::new(),
+        };
+        let e = read(Path::new("/nonexistent/desired"), &resources).unwrap_err();
+        assert!(e.to_string().contains("no such folder"), "{e}");
     }
 }
