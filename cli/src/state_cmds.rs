@@ -154,6 +154,7 @@ fn failure(e: state::Error) -> Failure {
             ..
         } => Exit::ActivityFailed,
         state::Error::MissingSecret { .. } | state::Error::Document { .. } => Exit::Usage,
+        state::Error::NotFound(_) => Exit::NotFound,
         _ => Exit::Other,
     };
     Failure::new(exit, e.to_string())
@@ -257,6 +258,15 @@ fn print_plan(plan: &Plan, format: Format) -> Result<(), Failure> {
             String::new()
         };
         println!("{action:<7} {}{detail}  [{}]", step.address, step.operation);
+        for op in step.patch.iter().flat_map(|p| p.0.iter()) {
+            let op = serde_json::to_value(op).unwrap_or_default();
+            let (verb, path) = (&op["op"], &op["path"]);
+            println!(
+                "        {} {}",
+                verb.as_str().unwrap_or("?"),
+                path.as_str().unwrap_or("")
+            );
+        }
     }
     for note in &plan.notes {
         println!("note: {note}");

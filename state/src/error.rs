@@ -40,8 +40,10 @@ pub enum Error {
         /// The kind and name it refers to.
         target: String,
     },
-    /// The journal could not be read or written, or belongs to another plan.
+    /// The journal could not be read or written.
     Journal(String),
+    /// An object a scope names does not exist (`venue Lobby`).
+    NotFound(String),
 }
 
 impl fmt::Display for Error {
@@ -63,6 +65,7 @@ impl fmt::Display for Error {
                 write!(f, "{object} refers to {target}, which does not exist")
             }
             Error::Journal(m) => write!(f, "journal: {m}"),
+            Error::NotFound(what) => write!(f, "there is no {what}"),
         }
     }
 }

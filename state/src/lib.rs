@@ -64,7 +64,7 @@ pub use simulate::{Simulation, simulate};
 use std::path::Path;
 
 /// Reads the live state of `scope` and writes it under `dir` (see [`document::write`]);
-/// returns what was written.
+/// returns what was written. A name of the scope that names no object is an error.
 pub async fn export(
     conn: &Connection<'_>,
     resources: &Resources,
@@ -73,6 +73,16 @@ pub async fn export(
 ) -> Result<State, Error> {
     let mut live = read(conn, resources, scope).await?;
     scope.retain(resources, &mut live, &Default::default());
+    for name in &scope.names {
+        let root = Address {
+            kind: scope.kind.clone(),
+            parents: Vec::new(),
+            name: name.clone(),
+        };
+        if live.get(&root).is_none() {
+            return Err(Error::NotFound(root.to_string()));
+        }
+    }
     document::write(dir, resources, scope, &live)?;
     Ok(live)
 }

@@ -119,6 +119,19 @@ async fn a_venue_copied_to_a_customer_takes_what_it_refers_to() {
             "venue_switch_profile/Lobby/Core.yaml",
         ]
     );
+    let missing = tempfile::tempdir().unwrap();
+    let e = export(
+        &conn,
+        &resources(),
+        &Scope::named("venue", ["Nowhere"]),
+        missing.path(),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        matches!(&e, Error::NotFound(what) if what == "venue Nowhere"),
+        "{e}"
+    );
     let customer = Connection::new(&client, Some("customer-a")).unwrap();
     let report = applied(&customer, dir.path(), true).await;
     assert!(report.succeeded(), "{:?}", report.failure);
