@@ -77,11 +77,18 @@ impl Journal {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(Error::io(path, e)),
         }
-        let file = OpenOptions::new()
+        let mut file = OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
             .map_err(|e| Error::io(path, e))?;
+        // A line cut short by a kill is ended, so that the next entry starts a line of its own.
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        if bytes.last().is_some_and(|b| *b != b'\n') {
+            file.write_all(b"\n")
+                .and_then(|()| file.sync_data())
+                .map_err(|e| Error::io(path, e))?;
+        }
         Ok(Journal {
             path: Some(path.to_owned()),
             file: Some(file),
@@ -106,5 +113,42 @@ impl Journal {
         }
         self.last.insert(entry.step.clone(), entry);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_cut_short_is_skipped_and_the_next_entry_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j");
+        std::fs::write(
+            &path,
+            "{\"step\":\"create venue A\",\"state\":\"done\",\"id\":\"1\"}\n{\"step\":\"cre",
+        )
+        .unwrap();
+        let mut j = Journal::resume(&path).unwrap();
+        assert_eq!(
+            j.get("create venue A").map(|e| e.state),
+            Some(StepState::Done)
+        );
+        j.record(Entry {
+            step: "create venue B".into(),
+            state: StepState::Started,
+            id: None,
+            request_id: None,
+        })
+        .unwrap();
+        let j = Journal::resume(&path).unwrap();
+        assert_eq!(
+            j.get("create venue B").map(|e| e.state),
+            Some(StepState::Started)
+        );
+        assert_eq!(
+            j.get("create venue A").and_then(|e| e.id.as_deref()),
+            Some("1")
+        );
     }
 }
