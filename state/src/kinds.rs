@@ -17,13 +17,42 @@ pub(crate) fn kind<'r>(resources: &'r Resources, name: &str) -> Result<&'r Resou
         .ok_or_else(|| Error::Resources(format!("no resource kind `{name}`")))
 }
 
-/// The position of `name` in the layer's order (parents and referenced kinds first).
+/// The position of `name` in the order changes are made in: after its parent and the kinds
+/// it refers to (other than by a deferred reference), else in the layer's order. The layer
+/// is written in that order already; it is checked here rather than trusted.
 pub(crate) fn rank(resources: &Resources, name: &str) -> usize {
-    resources
-        .kinds
+    order(resources)
         .iter()
-        .position(|k| k.name == name)
+        .position(|k| *k == name)
         .unwrap_or(usize::MAX)
+}
+
+/// The kinds' names, each after those it depends on (a cycle is cut where it closes).
+pub(crate) fn order(resources: &Resources) -> Vec<&str> {
+    fn visit<'r>(
+        r: &'r Resources,
+        k: &'r ResourceKind,
+        seen: &mut Vec<&'r str>,
+        out: &mut Vec<&'r str>,
+    ) {
+        if seen.contains(&k.name.as_str()) {
+            return;
+        }
+        seen.push(&k.name);
+        let needs = k
+            .parent
+            .iter()
+            .chain(k.references.iter().filter(|x| !x.deferred).map(|x| &x.kind));
+        for dep in needs.filter_map(|n| r.kind(n)) {
+            visit(r, dep, seen, out);
+        }
+        out.push(&k.name);
+    }
+    let (mut seen, mut out) = (Vec::new(), Vec::new());
+    for k in &resources.kinds {
+        visit(resources, k, &mut seen, &mut out);
+    }
+    out
 }
 
 /// How many parents an object of `kind` has.
@@ -146,4 +175,35 @@ pub(crate) fn params(
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parents_and_referenced_kinds_come_first_whatever_the_listing() {
+        let kind = |name: &str, parent: Option<&str>, refs: &[&str]| {
+            serde_json::from_value::<ResourceKind>(serde_json::json!({
+                "name": name, "api": "network", "title": "t", "shape": "collection",
+                "parent": parent, "operations": {}, "provenance": "x",
+                "references": refs.iter().map(|r| serde_json::json!({"kind": r, "field": "/x"})).collect::<Vec<_>>(),
+            }))
+            .unwrap()
+        };
+        let resources = Resources {
+            generated: String::new(),
+            kinds: vec![
+                kind("activation", Some("venue"), &["network"]),
+                kind("group", Some("venue"), &[]),
+                kind("network", None, &[]),
+                kind("venue", None, &[]),
+            ],
+        };
+        assert_eq!(
+            order(&resources),
+            ["venue", "network", "activation", "group"]
+        );
+        assert!(rank(&resources, "venue") < rank(&resources, "group"));
+    }
 }

@@ -148,7 +148,7 @@ pub fn plan(
             push(&mut plan, step, kind.name.as_str());
         }
     }
-    plan.steps.sort_by_key(|s| order(resources, s));
+    plan.steps.sort_by_cached_key(|s| order(resources, s));
     Ok(plan)
 }
 

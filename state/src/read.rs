@@ -30,7 +30,8 @@ pub async fn read(
     let mut raws: Vec<Raw> = Vec::new();
     // (kind, id) -> name: references are written as names.
     let mut names: HashMap<(String, String), String> = HashMap::new();
-    for kind in &resources.kinds {
+    for name in kinds::order(resources) {
+        let kind = kinds::kind(resources, name)?;
         let parents: Vec<(Vec<String>, Params)> = match &kind.parent {
             None => vec![(Vec::new(), Params::new())],
             Some(p) => raws
