@@ -10,6 +10,7 @@ use crate::journal::{Entry, Journal, StepState};
 use crate::kinds::{self, param_refs};
 use crate::model::{Address, State};
 use crate::plan::{Action, Plan, Step};
+use crate::pointer;
 use crate::read;
 use ruckus_one_catalog::{ResourceKind, ResourceShape, Resources};
 use serde::Serialize;
@@ -83,6 +84,9 @@ struct Ctx<'c, 'a> {
     ids: HashMap<Address, String>,
     journal: &'c mut Journal,
     env: &'c Env,
+    /// Objects created without a deferred reference whose object did not exist yet: set by
+    /// an update once every step has run.
+    deferred: Vec<Address>,
 }
 
 /// Runs the steps of `plan` (made from `desired` and `live`) in order, stopping at the first
@@ -109,6 +113,7 @@ pub async fn apply(
         ids,
         journal,
         env: &options.env,
+        deferred: Vec::new(),
     };
     let mut report = Report::default();
     for step in &plan.steps {
@@ -120,11 +125,48 @@ pub async fn apply(
             }),
             Err(e) => {
                 report.failure = Some((step.clone(), e));
+                return report;
+            }
+        }
+    }
+    for address in std::mem::take(&mut ctx.deferred) {
+        let step = Step {
+            action: Action::Update,
+            operation: String::new(),
+            address,
+            object: None,
+            patch: None,
+        };
+        match second_pass(&mut ctx, step.clone()).await {
+            Ok(done) => report.steps.push(done),
+            Err(e) => {
+                report.failure = Some((step, e));
                 break;
             }
         }
     }
     report
+}
+
+/// The update that sets the deferred references of an object created without them.
+async fn second_pass(ctx: &mut Ctx<'_, '_>, mut step: Step) -> Result<StepReport, Error> {
+    let kind = kinds::kind(ctx.resources, &step.address.kind)?;
+    step.operation = kind.operations.update.clone().ok_or_else(|| {
+        Error::Resources(format!(
+            "{}: no update to set its deferred references",
+            kind.name
+        ))
+    })?;
+    let key = format!("{} (deferred references)", step.key());
+    let outcome = match ctx.journal.get(&key).map(|e| e.state) {
+        Some(StepState::Done) => Outcome::Skipped,
+        _ => change(ctx, kind, &step, &key).await?.0,
+    };
+    Ok(StepReport {
+        step,
+        outcome,
+        id: None,
+    })
 }
 
 type Ran = (Outcome, Option<String>);
@@ -159,20 +201,38 @@ impl Ctx<'_, '_> {
     }
 
     /// The body of the desired object at `address`: names as ids, secrets from the
-    /// environment, an activation's references (its path parameters) left out.
-    fn body(&self, kind: &ResourceKind, address: &Address) -> Result<Value, Error> {
-        let doc = self.desired_doc(address)?;
+    /// environment, an activation's references (its path parameters) left out. With
+    /// `defer`, a deferred reference to an object that does not exist yet is left out too
+    /// (the `bool`: some were).
+    fn body(
+        &self,
+        kind: &ResourceKind,
+        address: &Address,
+        defer: bool,
+    ) -> Result<(Value, bool), Error> {
+        let mut doc = self.desired_doc(address)?.clone();
         let id_of = |k: &str, name: &str| {
             let target = kinds::referenced(self.resources, address, k, name);
             self.ids.get(&target).cloned()
         };
-        let mut body = fields::wire(kind, address, doc, &id_of, self.env)?;
+        let mut pending = false;
+        for r in kind.references.iter().filter(|r| defer && r.deferred) {
+            let Some(field) = &r.field else { continue };
+            for at in pointer::expand(&doc, field).iter().rev() {
+                let name = doc.pointer(at).and_then(Value::as_str).unwrap_or_default();
+                if id_of(&r.kind, name).is_none() {
+                    pointer::remove(&mut doc, at);
+                    pending = true;
+                }
+            }
+        }
+        let mut body = fields::wire(kind, address, &doc, &id_of, self.env)?;
         if let Value::Object(m) = &mut body {
             for (param, _) in param_refs(kind) {
                 m.remove(param);
             }
         }
-        Ok(body)
+        Ok((body, pending))
     }
 
     fn desired_doc(&self, address: &Address) -> Result<&Value, Error> {
@@ -245,7 +305,7 @@ async fn create(
         ctx.ids.insert(address.clone(), id.clone());
         return Ok((Outcome::Existing, Some(id)));
     }
-    let body = ctx.body(kind, address)?;
+    let (body, pending) = ctx.body(kind, address, true)?;
     let takes_body = ctx
         .conn
         .route(&kind.api, &step.operation)?
@@ -265,6 +325,9 @@ async fn create(
     if let Some(id) = &id {
         ctx.ids.insert(address.clone(), id.clone());
     }
+    if pending {
+        ctx.deferred.push(address.clone());
+    }
     Ok((Outcome::Done, id))
 }
 
@@ -276,12 +339,14 @@ async fn change(
 ) -> Result<Ran, Error> {
     let address = &step.address;
     let live = ctx.live.get(address);
-    let own = live.and_then(|o| o.id.clone());
+    let own = live
+        .and_then(|o| o.id.clone())
+        .or_else(|| ctx.ids.get(address).cloned());
     let (doc, body) = match step.action {
         Action::Delete => (live.map(|o| o.doc.clone()), None),
         _ => (
             Some(ctx.desired_doc(address)?.clone()),
-            Some(ctx.body(kind, address)?),
+            Some(ctx.body(kind, address, false)?.0),
         ),
     };
     let params = ctx.params(kind, address, own.as_deref(), doc.as_ref())?;
