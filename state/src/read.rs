@@ -1,5 +1,6 @@
 //! Reading the live state of a scope through the runtime: each kind under each parent
-//! listed, each object read, made comparable (see [`fields`](crate::fields)).
+//! listed, each object read (several at once, paced by the runtime), made comparable (see
+//! [`fields`](crate::fields)).
 
 use crate::connection::{Connection, Params, id_text};
 use crate::error::Error;
@@ -7,6 +8,7 @@ use crate::fields;
 use crate::kinds::{self, param_refs};
 use crate::model::{Address, Object, Secrets, State};
 use crate::scope::Scope;
+use futures_util::{StreamExt, stream};
 use ruckus_one_catalog::{ResourceKind, ResourceShape, Resources};
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeSet, HashMap};
@@ -20,8 +22,8 @@ struct Raw {
     raw: Value,
 }
 
-/// The live objects of `scope`, each made comparable. Calls are made one at a time, paced by
-/// the runtime.
+/// The live objects of `scope`, each made comparable. Lists are made one at a time, reads of
+/// the listed objects several at once; the runtime paces every call.
 pub async fn read(
     conn: &Connection<'_>,
     resources: &Resources,
@@ -124,13 +126,16 @@ async fn read_under(
     }
 }
 
+/// Objects read at once (each call still paced by the runtime, by service and tenant).
+const READS_AT_ONCE: usize = 8;
+
 async fn read_collection(
     conn: &Connection<'_>,
     kind: &ResourceKind,
     chain: &[String],
     params: &Params,
 ) -> Result<Vec<Raw>, Error> {
-    let mut out = Vec::new();
+    let mut rows = Vec::new();
     for row in list(conn, kind, params).await? {
         let id = row_id(kind, &row)
             .ok_or_else(|| Error::Answer(format!("a listed {} has no id", kind.name)))?;
@@ -138,13 +143,23 @@ async fn read_collection(
         if let Some(p) = &kind.id_param {
             own.insert(p.clone(), id.clone());
         }
-        let doc = match &kind.operations.read {
-            Some(read) => match conn.read(&kind.api, read, &own).await? {
-                Some(doc) => doc,
-                None => continue,
-            },
-            None => row,
-        };
+        rows.push((id, own, row));
+    }
+    // Read several at once, answers kept in the listed order.
+    let docs: Vec<Result<Option<Value>, Error>> = stream::iter(rows.iter())
+        .map(|(_, own, row)| async move {
+            match &kind.operations.read {
+                Some(read) => conn.read(&kind.api, read, own).await,
+                None => Ok(Some(row.clone())),
+            }
+        })
+        .buffered(READS_AT_ONCE)
+        .collect()
+        .await;
+    let mut out = Vec::new();
+    for ((id, own, _), doc) in rows.into_iter().zip(docs) {
+        // Deleted since it was listed: not there.
+        let Some(doc) = doc? else { continue };
         let Some(name) = kinds::name_of(kind, &doc) else {
             return Err(Error::Answer(format!(
                 "the {} {id} has no identity ({})",
