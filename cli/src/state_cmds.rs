@@ -128,7 +128,7 @@ fn run(args: &[String]) -> Result<u8, Failure> {
         let engine = state::Connection::new(&conn.client, None).map_err(failure)?;
         match name {
             "export" => export(&engine, &resources, m).await,
-            "plan" => plan(&engine, &resources, m, &opts)
+            "plan" => plan(&engine, &resources, m, &opts, true)
                 .await
                 .map(|(code, _)| code),
             _ => apply(&engine, &resources, m, &opts).await,
@@ -182,13 +182,14 @@ async fn export(
     Ok(0)
 }
 
-/// Reads the files and the live state, makes the plan and prints it; the exit code is 0 or
-/// [`CHANGES`].
+/// Reads the files and the live state, makes the plan and prints it (when `print`); the
+/// exit code is 0 or [`CHANGES`].
 async fn plan(
     conn: &state::Connection<'_>,
     resources: &state::Resources,
     m: &ArgMatches,
     opts: &Opts,
+    print: bool,
 ) -> Result<(u8, Planned), Failure> {
     let dir = PathBuf::from(m.get_one::<String>("dir").cloned().unwrap_or_default());
     let (scope, desired) = state::document::read(&dir, resources).map_err(failure)?;
@@ -219,7 +220,9 @@ async fn plan(
             },
         ));
     }
-    print_plan(&plan, opts.format)?;
+    if print {
+        print_plan(&plan, opts.format)?;
+    }
     Ok((
         code,
         Planned {
@@ -311,11 +314,12 @@ async fn apply(
     m: &ArgMatches,
     opts: &Opts,
 ) -> Result<u8, Failure> {
-    let quiet = Opts {
+    // The plan is shown on a terminal (a table); with JSON, only the report is written.
+    let table = Opts {
         format: Format::Table,
         ..opts.clone()
     };
-    let (_, planned) = plan(conn, resources, m, &quiet).await?;
+    let (_, planned) = plan(conn, resources, m, &table, opts.format == Format::Table).await?;
     let journal_path = m
         .get_one::<String>("journal")
         .map(PathBuf::from)
@@ -337,6 +341,14 @@ async fn apply(
         &ApplyOptions::default(),
     )
     .await;
+    if opts.format != Format::Table {
+        let failed = report
+            .failure
+            .as_ref()
+            .map(|(step, e)| format!("{}: {e}", step.key()));
+        let v = serde_json::json!({"steps": &report.steps, "failure": failed});
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+    }
     for s in &report.steps {
         let outcome = serde_json::to_value(&s.outcome).unwrap_or_default();
         let word = outcome

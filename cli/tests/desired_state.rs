@@ -163,9 +163,21 @@ async fn export_plan_apply_plan_export_through_the_binary() {
     let applied = ruckus(
         &target,
         config.path(),
-        &["apply", out.to_str().unwrap(), "--yes"],
+        &["apply", out.to_str().unwrap(), "--yes", "-o", "json"],
     );
     assert_eq!(applied.code, 0, "{}", applied.stderr);
+    let report: serde_json::Value = serde_json::from_str(&applied.stdout).unwrap();
+    let outcomes = report["steps"].as_array().unwrap();
+    assert_eq!(
+        outcomes.len(),
+        steps["steps"].as_array().unwrap().len(),
+        "{report:#}"
+    );
+    assert!(
+        outcomes.iter().all(|s| s["outcome"] == "done"),
+        "{report:#}"
+    );
+    assert!(report["failure"].is_null(), "{report:#}");
     let again = ruckus(&target, config.path(), &["plan", out.to_str().unwrap()]);
     assert_eq!(again.code, 0, "{}{}", again.stdout, again.stderr);
 
