@@ -127,7 +127,8 @@ impl<'a> Connection<'a> {
             }
             match p.style {
                 CatalogPageStyle::QueryBody => req.json(&body),
-                _ => req.query("pageSize", &PAGE_SIZE),
+                CatalogPageStyle::Spring => req.query("size", &PAGE_SIZE),
+                CatalogPageStyle::QueryParams => req.query("pageSize", &PAGE_SIZE),
             }
             let paging = Paging {
                 style: match p.style {
