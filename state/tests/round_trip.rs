@@ -15,9 +15,15 @@ async fn export_plan_apply_converge_and_export_the_same_bytes() {
     let source_client = client(&source);
     let conn = Connection::new(&source_client, None).unwrap();
     let first = tempfile::tempdir().unwrap();
-    export(&conn, &resources, &Scope::tenant(), first.path())
+    let live = export(&conn, &resources, &Scope::tenant(), first.path())
         .await
         .unwrap();
+    let network = live.of_kind("wifi_network").next().unwrap();
+    assert!(
+        !format!("{live:?}").contains(PASSPHRASE),
+        "no secret in a Debug"
+    );
+    assert!(format!("{:?}", network.secrets).contains("/wlan/passphrase"));
     let exported = files(first.path());
     assert_exported(&exported);
 
