@@ -324,13 +324,14 @@ async fn apply(
         .get_one::<String>("journal")
         .map(PathBuf::from)
         .unwrap_or_else(|| planned.dir.join(".apply-journal.jsonl"));
-    let mut journal = open_journal(&journal_path, m.get_flag("resume"))?;
     if planned.plan.is_empty() {
         return Ok(0);
     }
     if !confirm(opts)? {
         return Err(Failure::new(Exit::Other, "not applied"));
     }
+    // Opened only now: a declined apply leaves the journal of a killed one as it was.
+    let mut journal = open_journal(&journal_path, m.get_flag("resume"))?;
     let report = state::apply(
         conn,
         resources,
