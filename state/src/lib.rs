@@ -88,14 +88,23 @@ pub async fn export(
 }
 
 /// The live state a plan of `desired` compares with: the objects of `scope`, and those of
-/// `desired` that exist.
+/// `desired` that exist (a file added for another venue widens the scope to that venue).
 pub async fn live_for(
     conn: &Connection<'_>,
     resources: &Resources,
     scope: &Scope,
     desired: &State,
 ) -> Result<State, Error> {
-    let mut live = read(conn, resources, scope).await?;
+    let mut scope = scope.clone();
+    if !scope.is_tenant() {
+        for a in desired.objects.keys() {
+            let root = a.kind == scope.kind && a.parents.is_empty();
+            if root && !scope.names.contains(&a.name) {
+                scope.names.push(a.name.clone());
+            }
+        }
+    }
+    let mut live = read(conn, resources, &scope).await?;
     scope.retain(resources, &mut live, &read::addresses(desired));
     Ok(live)
 }

@@ -132,6 +132,13 @@ async fn a_venue_copied_to_a_customer_takes_what_it_refers_to() {
         matches!(&e, Error::NotFound(what) if what == "venue Nowhere"),
         "{e}"
     );
+    // A file for another venue of the tenant, as it is live: nothing to do for it.
+    let annex =
+        "address:\n  city: Paris\n  country: France\ndescription: string\nname: Annex\ntags: []\n";
+    std::fs::write(dir.path().join("venue/Annex.yaml"), annex).unwrap();
+    let (_, _, widened) = plan_of(&conn, dir.path(), true, env()).await;
+    assert!(widened.is_empty(), "{widened:#?}");
+    std::fs::remove_file(dir.path().join("venue/Annex.yaml")).unwrap();
     let customer = Connection::new(&client, Some("customer-a")).unwrap();
     let report = applied(&customer, dir.path(), true).await;
     assert!(report.succeeded(), "{:?}", report.failure);
