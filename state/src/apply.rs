@@ -257,8 +257,9 @@ impl Ctx<'_, '_> {
         })
     }
 
-    /// Sends the write, journals its acceptance, waits for its activity. `Ok(None)`: done;
-    /// `Ok(Some(request_id))`: accepted and still running.
+    /// Sends the write, journals its acceptance, waits for its activity. With the answer
+    /// comes `None` when the write is done, the request id when it was accepted and its
+    /// activity still runs.
     async fn send(
         &mut self,
         kind: &ResourceKind,
@@ -315,7 +316,12 @@ async fn create(
     let body = takes_body.then_some(&body);
     let (sent, running) = ctx.send(kind, &step.operation, &params, body, key).await?;
     if let Some(request_id) = running {
-        return Ok((Outcome::Running { request_id }, None));
+        // Still running, but perhaps already there: its id for the steps that refer to it.
+        let id = find(ctx.conn, kind, &doc, &params).await?;
+        if let Some(id) = &id {
+            ctx.ids.insert(address.clone(), id.clone());
+        }
+        return Ok((Outcome::Running { request_id }, id));
     }
     let id = match (kind.shape, sent.created_id) {
         (ResourceShape::Collection, Some(id)) => Some(id),

@@ -1,5 +1,5 @@
-//! A deferred reference to an object created later: the object is created without it and
-//! updated with it once every step has run.
+//! Applies beyond the plain case: a deferred reference set by a second pass, and a write
+//! whose activity is still running when the wait ends.
 
 mod support;
 
@@ -96,5 +96,61 @@ async fn a_deferred_reference_is_set_after_the_object_it_names_is_created() {
     assert!(
         again.steps.iter().all(|s| s.address.kind != "ap_group"),
         "{again:#?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_accepted_write_still_running_is_no_failure() {
+    use std::time::Duration;
+    let resources = resources();
+    let dir = tempfile::tempdir().unwrap();
+    let write = |path: &str, text: &str| {
+        let p = dir.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write(
+        "venue/Lobby.yaml",
+        "name: Lobby\naddress: {city: Sunnyvale, country: United States}\n",
+    );
+    write("ap_group/Lobby/Group A.yaml", "name: Group A\n");
+    // Activities that take an hour; the apply waits 300 ms for each.
+    let sim = ruckus_one_sim::Simulator::start_with(
+        SimConfig::default().activity_duration(Duration::from_secs(3600)),
+    )
+    .await
+    .unwrap();
+    let client = client(&sim);
+    let wait = ruckus_one_runtime::WaitOptions::default()
+        .timeout(Duration::from_millis(300))
+        .initial_interval(Duration::from_millis(50));
+    let conn = Connection::new(&client, None).unwrap().wait_options(wait);
+    let (scope, desired) = document::read(dir.path(), &resources).unwrap();
+    let live = live_for(&conn, &resources, &scope, &desired).await.unwrap();
+    let options = PlanOptions {
+        prune: false,
+        env: env(),
+    };
+    let planned = plan(&resources, &desired, &live, &options).unwrap();
+    let report = apply(
+        &conn,
+        &resources,
+        &desired,
+        &live,
+        &planned,
+        &mut Journal::none(),
+        &ApplyOptions { env: env() },
+    )
+    .await;
+    assert!(report.succeeded(), "{:?}", report.failure);
+    assert_eq!(report.steps.len(), 2);
+    for s in &report.steps {
+        assert!(matches!(s.outcome, Outcome::Running { .. }), "{s:?}");
+    }
+    let venue_id = report.steps[0].id.clone().unwrap();
+    assert_eq!(
+        sim.objects("sim-tenant", &format!("/venues/{venue_id}/apGroups"))
+            .len(),
+        1
     );
 }
