@@ -23,6 +23,7 @@ mod output;
 mod progress;
 mod request;
 mod run;
+mod state_cmds;
 mod table;
 mod tree;
 
@@ -32,6 +33,9 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let json_errors = wants_json(&args);
+    if let Some(code) = state_cmds::intercept(&args, json_errors) {
+        return code;
+    }
     match run::main(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {

@@ -24,6 +24,7 @@ const DIRS: &[&str] = &[
     "mcp/src",
     "cli/src",
     "profiles/src",
+    "state/src",
     "tests/src",
     "benches/src",
     "benches/stats/src",

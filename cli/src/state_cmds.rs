@@ -1,0 +1,397 @@
+//! `ruckus export | plan | apply`: desired state as YAML files, through the
+//! `ruckus-one-state` engine. Parsed apart from the operation tree (these words are no
+//! operation), with the same global flags (credentials, `--tenant`, `-o`).
+
+use crate::exit::{Exit, Failure};
+use crate::opts::{Format, Opts};
+use crate::{connect, tree};
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use ruckus_one_state::{self as state, Action, ApplyOptions, Journal, Plan, PlanOptions, Scope};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// The exit code of a plan with changes.
+const CHANGES: u8 = 10;
+
+/// The resource layer when no `--resources` is given, until the catalog carries one.
+const RESOURCES_ENV: &str = "RUCKUS_RESOURCES";
+
+/// Runs `args` when its command is `export`, `plan` or `apply`; `None` otherwise.
+pub fn intercept(args: &[String], json_errors: bool) -> Option<ExitCode> {
+    let word = args.iter().skip(1).find(|a| !a.starts_with('-'))?;
+    if !["export", "plan", "apply"].contains(&word.as_str()) {
+        return None;
+    }
+    Some(match run(args) {
+        Ok(code) => ExitCode::from(code),
+        Err(f) => {
+            f.print(json_errors);
+            ExitCode::from(f.exit.code())
+        }
+    })
+}
+
+fn resources_arg() -> Arg {
+    Arg::new("resources")
+        .long("resources")
+        .env(RESOURCES_ENV)
+        .help("The resource layer (resources.json) to use")
+}
+
+fn command() -> Command {
+    let dir = || {
+        Arg::new("dir")
+            .required(true)
+            .help("The folder of the desired state")
+    };
+    let prune = || {
+        Arg::new("prune")
+            .long("prune")
+            .action(ArgAction::SetTrue)
+            .help("Delete live objects of the scope that no file describes")
+    };
+    Command::new("ruckus")
+        .args(tree::globals())
+        .subcommand_required(true)
+        .subcommand(
+            Command::new("export")
+                .about(
+                    "Write the live state of a tenant (or of venues) as one YAML file per object",
+                )
+                .arg(
+                    Arg::new("out")
+                        .long("out")
+                        .required(true)
+                        .help("The folder to write"),
+                )
+                .arg(
+                    Arg::new("venue")
+                        .long("venue")
+                        .action(ArgAction::Append)
+                        .help("Only this venue and what it refers to (repeatable)"),
+                )
+                .arg(resources_arg()),
+        )
+        .subcommand(
+            Command::new("plan")
+                .about(
+                    "Show what apply would change; exit 0 when nothing, 10 when there are changes",
+                )
+                .arg(dir())
+                .arg(prune())
+                .arg(Arg::new("simulate").long("simulate").action(ArgAction::SetTrue).help(
+                    "Try the plan on an in-process simulator seeded with the live state, then \
+                     plan again (nothing is written to the service)",
+                ))
+                .arg(resources_arg()),
+        )
+        .subcommand(
+            Command::new("apply")
+                .about("Make the live state what the files say, journaled")
+                .arg(dir())
+                .arg(prune())
+                .arg(
+                    Arg::new("resume")
+                        .long("resume")
+                        .action(ArgAction::SetTrue)
+                        .help("Resume a killed apply from its journal"),
+                )
+                .arg(
+                    Arg::new("journal")
+                        .long("journal")
+                        .help("The journal file (default DIR/.apply-journal.jsonl)"),
+                )
+                .arg(resources_arg()),
+        )
+}
+
+fn run(args: &[String]) -> Result<u8, Failure> {
+    let matches = match command().try_get_matches_from(args) {
+        Ok(m) => m,
+        Err(e) if !e.use_stderr() => {
+            let _ = e.print();
+            return Ok(0);
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let Some((name, m)) = matches.subcommand() else {
+        return Err(Failure::usage("export, plan or apply"));
+    };
+    let opts = Opts::read(m)?;
+    let resources = load_resources(m)?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::other(e.to_string()))?;
+    rt.block_on(async {
+        let conn = connect::connect(&opts).await?;
+        let engine = state::Connection::new(&conn.client, None).map_err(failure)?;
+        match name {
+            "export" => export(&engine, &resources, m).await,
+            "plan" => plan(&engine, &resources, m, &opts, true)
+                .await
+                .map(|(code, _)| code),
+            _ => apply(&engine, &resources, m, &opts).await,
+        }
+    })
+}
+
+fn load_resources(m: &ArgMatches) -> Result<state::Resources, Failure> {
+    let path = m.get_one::<String>("resources").ok_or_else(|| {
+        Failure::usage(format!(
+            "--resources FILE (or {RESOURCES_ENV}) names the resource layer"
+        ))
+    })?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::usage(format!("--resources {path}: {e}")))?;
+    serde_json::from_str(&text).map_err(|e| Failure::usage(format!("--resources {path}: {e}")))
+}
+
+fn failure(e: state::Error) -> Failure {
+    let exit = match &e {
+        state::Error::Call {
+            source: ruckus_one_runtime::Error::Activity(_),
+            ..
+        } => Exit::ActivityFailed,
+        state::Error::MissingSecret { .. } | state::Error::Document { .. } => Exit::Usage,
+        state::Error::NotFound(_) => Exit::NotFound,
+        _ => Exit::Other,
+    };
+    Failure::new(exit, e.to_string())
+}
+
+async fn export(
+    conn: &state::Connection<'_>,
+    resources: &state::Resources,
+    m: &ArgMatches,
+) -> Result<u8, Failure> {
+    let out = PathBuf::from(m.get_one::<String>("out").cloned().unwrap_or_default());
+    let venues: Vec<String> = m
+        .get_many::<String>("venue")
+        .map(|v| v.cloned().collect())
+        .unwrap_or_default();
+    let scope = if venues.is_empty() {
+        Scope::tenant()
+    } else {
+        Scope::named("venue", venues)
+    };
+    let written = state::export(conn, resources, &scope, &out)
+        .await
+        .map_err(failure)?;
+    eprintln!("exported {} objects to {}", written.len(), out.display());
+    Ok(0)
+}
+
+/// Reads the files and the live state, makes the plan and prints it (when `print`); the
+/// exit code is 0 or [`CHANGES`].
+async fn plan(
+    conn: &state::Connection<'_>,
+    resources: &state::Resources,
+    m: &ArgMatches,
+    opts: &Opts,
+    print: bool,
+) -> Result<(u8, Planned), Failure> {
+    let dir = PathBuf::from(m.get_one::<String>("dir").cloned().unwrap_or_default());
+    let (scope, desired) = state::document::read(&dir, resources).map_err(failure)?;
+    let live = state::live_for(conn, resources, &scope, &desired)
+        .await
+        .map_err(failure)?;
+    let options = PlanOptions {
+        prune: m.get_flag("prune"),
+        ..PlanOptions::default()
+    };
+    let plan = state::plan(resources, &desired, &live, &options).map_err(failure)?;
+    let code = if plan.is_empty() { 0 } else { CHANGES };
+    if m.try_get_one::<bool>("simulate").ok().flatten() == Some(&true) {
+        let simulation = state::simulate(resources, &scope, &desired, &live, &options)
+            .await
+            .map_err(failure)?;
+        print_simulation(&simulation, opts.format)?;
+        if !simulation.converged {
+            return Err(Failure::new(Exit::Other, simulation.verdict));
+        }
+        return Ok((
+            code,
+            Planned {
+                dir,
+                desired,
+                live,
+                plan,
+            },
+        ));
+    }
+    if print {
+        print_plan(&plan, opts.format)?;
+    }
+    Ok((
+        code,
+        Planned {
+            dir,
+            desired,
+            live,
+            plan,
+        },
+    ))
+}
+
+/// What `apply` runs.
+struct Planned {
+    dir: PathBuf,
+    desired: state::State,
+    live: state::State,
+    plan: Plan,
+}
+
+fn print_plan(plan: &Plan, format: Format) -> Result<(), Failure> {
+    if format != Format::Table {
+        let text = serde_json::to_string_pretty(plan).map_err(|e| Failure::other(e.to_string()))?;
+        println!("{text}");
+        return Ok(());
+    }
+    for step in &plan.steps {
+        let action = match step.action {
+            Action::Create => "create",
+            Action::Update => "update",
+            Action::Delete => "delete",
+        };
+        let changes = step.patch.as_ref().map(|p| p.0.len()).unwrap_or(0);
+        let detail = if changes > 0 {
+            format!(" ({changes} change(s))")
+        } else {
+            String::new()
+        };
+        println!("{action:<7} {}{detail}  [{}]", step.address, step.operation);
+        for op in step.patch.iter().flat_map(|p| p.0.iter()) {
+            let op = serde_json::to_value(op).unwrap_or_default();
+            let (verb, path) = (&op["op"], &op["path"]);
+            println!(
+                "        {} {}",
+                verb.as_str().unwrap_or("?"),
+                path.as_str().unwrap_or("")
+            );
+        }
+    }
+    for note in &plan.notes {
+        println!("note: {note}");
+    }
+    println!(
+        "{} to create, {} to update, {} to delete",
+        plan.count(Action::Create),
+        plan.count(Action::Update),
+        plan.count(Action::Delete)
+    );
+    Ok(())
+}
+
+fn print_simulation(simulation: &state::Simulation, format: Format) -> Result<(), Failure> {
+    if format != Format::Table {
+        let text =
+            serde_json::to_string_pretty(simulation).map_err(|e| Failure::other(e.to_string()))?;
+        println!("{text}");
+        return Ok(());
+    }
+    for s in &simulation.steps {
+        let outcome = serde_json::to_value(&s.outcome).unwrap_or_default();
+        let word = outcome
+            .get("outcome")
+            .and_then(|v| v.as_str())
+            .unwrap_or("done");
+        println!("{word:<8} {}", s.step.key());
+    }
+    if let Some(f) = &simulation.failure {
+        println!("failed   {f}");
+    }
+    for step in &simulation.remaining.steps {
+        println!("remains  {}", step.key());
+    }
+    println!("verdict: {}", simulation.verdict);
+    Ok(())
+}
+
+async fn apply(
+    conn: &state::Connection<'_>,
+    resources: &state::Resources,
+    m: &ArgMatches,
+    opts: &Opts,
+) -> Result<u8, Failure> {
+    // The plan is shown on a terminal (a table); with JSON, only the report is written.
+    let table = Opts {
+        format: Format::Table,
+        ..opts.clone()
+    };
+    let (_, planned) = plan(conn, resources, m, &table, opts.format == Format::Table).await?;
+    let journal_path = m
+        .get_one::<String>("journal")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| planned.dir.join(".apply-journal.jsonl"));
+    if planned.plan.is_empty() {
+        return Ok(0);
+    }
+    if !confirm(opts)? {
+        return Err(Failure::new(Exit::Other, "not applied"));
+    }
+    // Opened only now: a declined apply leaves the journal of a killed one as it was.
+    let mut journal = open_journal(&journal_path, m.get_flag("resume"))?;
+    let report = state::apply(
+        conn,
+        resources,
+        &planned.desired,
+        &planned.live,
+        &planned.plan,
+        &mut journal,
+        &ApplyOptions::default(),
+    )
+    .await;
+    if opts.format != Format::Table {
+        let failed = report
+            .failure
+            .as_ref()
+            .map(|(step, e)| format!("{}: {e}", step.key()));
+        let v = serde_json::json!({"steps": &report.steps, "failure": failed});
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+    }
+    for s in &report.steps {
+        let outcome = serde_json::to_value(&s.outcome).unwrap_or_default();
+        let word = outcome
+            .get("outcome")
+            .and_then(|v| v.as_str())
+            .unwrap_or("done");
+        eprintln!("{word:<8} {}", s.step.key());
+    }
+    match report.failure {
+        Some((step, e)) => Err(Failure::new(
+            failure(e).exit,
+            format!(
+                "{} failed; the journal {} resumes after it",
+                step.key(),
+                journal_path.display()
+            ),
+        )),
+        None => Ok(0),
+    }
+}
+
+fn open_journal(path: &Path, resume: bool) -> Result<Journal, Failure> {
+    let j = if resume {
+        Journal::resume(path)
+    } else {
+        Journal::create(path)
+    };
+    j.map_err(failure)
+}
+
+/// Asks before applying on a terminal (unless `--yes`); never asks when not on one.
+fn confirm(opts: &Opts) -> Result<bool, Failure> {
+    use std::io::{BufRead, IsTerminal, Write};
+    if opts.yes || !std::io::stdin().is_terminal() || !std::io::stderr().is_terminal() {
+        return Ok(true);
+    }
+    eprint!("apply these changes? [y/N] ");
+    let _ = std::io::stderr().flush();
+    let mut line = String::new();
+    std::io::stdin()
+        .lock()
+        .read_line(&mut line)
+        .map_err(|e| Failure::other(e.to_string()))?;
+    Ok(matches!(line.trim(), "y" | "Y" | "yes"))
+}

@@ -1,0 +1,154 @@
+//! The apply journal: an append-only file of JSON lines, one per change of a step's state
+//! (`started`, `accepted` with the activity's request id, `done` with the created id), each
+//! written and synced to disk before the engine goes on. A resumed apply skips the steps
+//! that are done and, for a create that was started, waits for its activity and looks the
+//! object up by its identity before sending it again.
+
+use crate::error::Error;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+/// The state of a step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StepState {
+    /// About to be sent (it may have been).
+    Started,
+    /// Sent and accepted; its activity may still run.
+    Accepted,
+    /// Finished.
+    Done,
+}
+
+/// One line of the journal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    /// The step's key ([`Step::key`](crate::Step::key)).
+    pub step: String,
+    pub state: StepState,
+    /// The created object's id (`done` of a create).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The activity's request id (`accepted`).
+    #[serde(default, skip_serializing_if = "Option::is_none", rename = "requestId")]
+    pub request_id: Option<String>,
+}
+
+/// A journal: in memory only, or kept in a file.
+#[derive(Debug, Default)]
+pub struct Journal {
+    path: Option<PathBuf>,
+    file: Option<File>,
+    last: HashMap<String, Entry>,
+}
+
+impl Journal {
+    /// A journal kept in memory only (nothing to resume from).
+    pub fn none() -> Journal {
+        Journal::default()
+    }
+
+    /// A new journal at `path` (an existing file is replaced).
+    pub fn create(path: &Path) -> Result<Journal, Error> {
+        let file = File::create(path).map_err(|e| Error::io(path, e))?;
+        Ok(Journal {
+            path: Some(path.to_owned()),
+            file: Some(file),
+            last: HashMap::new(),
+        })
+    }
+
+    /// The journal at `path`, read for a resume (an absent file is an empty journal); new
+    /// entries are appended to it. A last line cut short by a kill is ignored.
+    pub fn resume(path: &Path) -> Result<Journal, Error> {
+        let mut last = HashMap::new();
+        match File::open(path) {
+            Ok(f) => {
+                for line in BufReader::new(f).lines() {
+                    let line = line.map_err(|e| Error::io(path, e))?;
+                    if let Ok(entry) = serde_json::from_str::<Entry>(&line) {
+                        last.insert(entry.step.clone(), entry);
+                    }
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io(path, e)),
+        }
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| Error::io(path, e))?;
+        // A line cut short by a kill is ended, so that the next entry starts a line of its own.
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        if bytes.last().is_some_and(|b| *b != b'\n') {
+            file.write_all(b"\n")
+                .and_then(|()| file.sync_data())
+                .map_err(|e| Error::io(path, e))?;
+        }
+        Ok(Journal {
+            path: Some(path.to_owned()),
+            file: Some(file),
+            last,
+        })
+    }
+
+    /// The last entry of `step`.
+    pub fn get(&self, step: &str) -> Option<&Entry> {
+        self.last.get(step)
+    }
+
+    /// Records `entry`: appended and synced to disk before it returns.
+    pub fn record(&mut self, entry: Entry) -> Result<(), Error> {
+        if let (Some(file), Some(path)) = (&mut self.file, &self.path) {
+            let mut line =
+                serde_json::to_string(&entry).map_err(|e| Error::Journal(e.to_string()))?;
+            line.push('\n');
+            file.write_all(line.as_bytes())
+                .and_then(|()| file.sync_data())
+                .map_err(|e| Error::io(path, e))?;
+        }
+        self.last.insert(entry.step.clone(), entry);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_cut_short_is_skipped_and_the_next_entry_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j");
+        std::fs::write(
+            &path,
+            "{\"step\":\"create venue A\",\"state\":\"done\",\"id\":\"1\"}\n{\"step\":\"cre",
+        )
+        .unwrap();
+        let mut j = Journal::resume(&path).unwrap();
+        assert_eq!(
+            j.get("create venue A").map(|e| e.state),
+            Some(StepState::Done)
+        );
+        j.record(Entry {
+            step: "create venue B".into(),
+            state: StepState::Started,
+            id: None,
+            request_id: None,
+        })
+        .unwrap();
+        let j = Journal::resume(&path).unwrap();
+        assert_eq!(
+            j.get("create venue B").map(|e| e.state),
+            Some(StepState::Started)
+        );
+        assert_eq!(
+            j.get("create venue A").and_then(|e| e.id.as_deref()),
+            Some("1")
+        );
+    }
+}
