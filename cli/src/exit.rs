@@ -18,10 +18,12 @@ pub(crate) enum Exit {
     RateLimited,
     /// An asynchronous write's activity failed (or did not end in time).
     ActivityFailed,
+    /// `ruckus plan` found changes to make (not a failure: nothing is printed for it).
+    Changes,
 }
 
 impl Exit {
-    pub(crate) const ALL: [Exit; 7] = [
+    pub(crate) const ALL: [Exit; 8] = [
         Exit::Ok,
         Exit::Other,
         Exit::Usage,
@@ -29,6 +31,7 @@ impl Exit {
         Exit::NotFound,
         Exit::RateLimited,
         Exit::ActivityFailed,
+        Exit::Changes,
     ];
 
     pub(crate) fn code(self) -> u8 {
@@ -40,6 +43,7 @@ impl Exit {
             Exit::NotFound => 4,
             Exit::RateLimited => 5,
             Exit::ActivityFailed => 6,
+            Exit::Changes => 10,
         }
     }
 
@@ -53,6 +57,7 @@ impl Exit {
             Exit::NotFound => "not_found",
             Exit::RateLimited => "rate_limited",
             Exit::ActivityFailed => "activity_failed",
+            Exit::Changes => "changes",
         }
     }
 
@@ -67,7 +72,13 @@ impl Exit {
             Exit::NotFound => "the service answered 404",
             Exit::RateLimited => "still rate limited (429) after retrying",
             Exit::ActivityFailed => "an asynchronous write's activity failed or timed out",
+            Exit::Changes => "`plan` found changes to make (0: nothing to do)",
         }
+    }
+
+    /// Whether the exit is an outcome rather than an error: nothing is printed for it.
+    pub(crate) fn is_outcome(self) -> bool {
+        matches!(self, Exit::Ok | Exit::Changes)
     }
 
     /// The lines `--help` ends with.

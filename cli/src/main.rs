@@ -23,23 +23,19 @@ mod output;
 mod progress;
 mod request;
 mod run;
-mod state_cmds;
 mod table;
 mod tree;
 
-use exit::{Exit, Failure};
+use exit::Failure;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let json_errors = wants_json(&args);
-    if let Some(code) = state_cmds::intercept(&args, json_errors) {
-        return code;
-    }
     match run::main(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
-            if f.exit != Exit::Ok {
+            if !f.exit.is_outcome() {
                 f.print(json_errors);
             }
             ExitCode::from(f.exit.code())

@@ -8,6 +8,7 @@ mod auth;
 mod completion;
 mod man;
 pub(crate) mod schema;
+mod state;
 
 use crate::exit::Failure;
 use crate::opts::Opts;
@@ -69,6 +70,21 @@ pub(crate) const ALL: &[BuiltIn] = &[
         name: "man",
         command: man::definition,
         run: |_| man::run(),
+    },
+    BuiltIn {
+        name: "export",
+        command: state::export_definition,
+        run: |i| state::run("export", i.leaf, i.opts, i.rt),
+    },
+    BuiltIn {
+        name: "plan",
+        command: state::plan_definition,
+        run: |i| state::run("plan", i.leaf, i.opts, i.rt),
+    },
+    BuiltIn {
+        name: "apply",
+        command: state::apply_definition,
+        run: |i| state::run("apply", i.leaf, i.opts, i.rt),
     },
 ];
 

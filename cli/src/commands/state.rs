@@ -1,147 +1,126 @@
 //! `ruckus export | plan | apply`: desired state as YAML files, through the
-//! `ruckus-one-state` engine. Parsed apart from the operation tree (these words are no
-//! operation), with the same global flags (credentials, `--tenant`, `-o`).
+//! `ruckus-one-state` engine, on the resource layer the catalog carries (`--resources FILE`
+//! gives another).
 
+use crate::connect;
 use crate::exit::{Exit, Failure};
 use crate::opts::{Format, Opts};
-use crate::{connect, tree};
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use ruckus_one_state::{self as state, Action, ApplyOptions, Journal, Plan, PlanOptions, Scope};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
-/// The exit code of a plan with changes.
-const CHANGES: u8 = 10;
-
-/// The resource layer when no `--resources` is given, until the catalog carries one.
+/// Where `--resources` may come from instead of the flag.
 const RESOURCES_ENV: &str = "RUCKUS_RESOURCES";
-
-/// Runs `args` when its command is `export`, `plan` or `apply`; `None` otherwise.
-pub fn intercept(args: &[String], json_errors: bool) -> Option<ExitCode> {
-    let word = args.iter().skip(1).find(|a| !a.starts_with('-'))?;
-    if !["export", "plan", "apply"].contains(&word.as_str()) {
-        return None;
-    }
-    Some(match run(args) {
-        Ok(code) => ExitCode::from(code),
-        Err(f) => {
-            f.print(json_errors);
-            ExitCode::from(f.exit.code())
-        }
-    })
-}
 
 fn resources_arg() -> Arg {
     Arg::new("resources")
         .long("resources")
         .env(RESOURCES_ENV)
-        .help("The resource layer (resources.json) to use")
+        .help("Another resource layer (a resources.json) than the catalog's")
 }
 
-fn command() -> Command {
-    let dir = || {
-        Arg::new("dir")
-            .required(true)
-            .help("The folder of the desired state")
-    };
-    let prune = || {
-        Arg::new("prune")
-            .long("prune")
-            .action(ArgAction::SetTrue)
-            .help("Delete live objects of the scope that no file describes")
-    };
-    Command::new("ruckus")
-        .args(tree::globals())
-        .subcommand_required(true)
-        .subcommand(
-            Command::new("export")
-                .about(
-                    "Write the live state of a tenant (or of venues) as one YAML file per object",
-                )
-                .arg(
-                    Arg::new("out")
-                        .long("out")
-                        .required(true)
-                        .help("The folder to write"),
-                )
-                .arg(
-                    Arg::new("venue")
-                        .long("venue")
-                        .action(ArgAction::Append)
-                        .help("Only this venue and what it refers to (repeatable)"),
-                )
-                .arg(resources_arg()),
+fn dir() -> Arg {
+    Arg::new("dir")
+        .required(true)
+        .help("The folder of the desired state")
+}
+
+fn prune() -> Arg {
+    Arg::new("prune")
+        .long("prune")
+        .action(ArgAction::SetTrue)
+        .help("Delete live objects of the scope that no file describes")
+}
+
+/// The `export` command's arguments.
+pub(super) fn export_definition() -> Command {
+    Command::new("export")
+        .about("Write the live state of a tenant (or of venues) as one YAML file per object")
+        .arg(
+            Arg::new("out")
+                .long("out")
+                .required(true)
+                .help("The folder to write"),
         )
-        .subcommand(
-            Command::new("plan")
-                .about(
-                    "Show what apply would change; exit 0 when nothing, 10 when there are changes",
-                )
-                .arg(dir())
-                .arg(prune())
-                .arg(Arg::new("simulate").long("simulate").action(ArgAction::SetTrue).help(
+        .arg(
+            Arg::new("venue")
+                .long("venue")
+                .action(ArgAction::Append)
+                .help("Only this venue and what it refers to (repeatable)"),
+        )
+        .arg(resources_arg())
+}
+
+/// The `plan` command's arguments.
+pub(super) fn plan_definition() -> Command {
+    Command::new("plan")
+        .about("Show what apply would change; exit 0 when nothing, 10 when there are changes")
+        .arg(dir())
+        .arg(prune())
+        .arg(
+            Arg::new("simulate")
+                .long("simulate")
+                .action(ArgAction::SetTrue)
+                .help(
                     "Try the plan on an in-process simulator seeded with the live state, then \
                      plan again (nothing is written to the service)",
-                ))
-                .arg(resources_arg()),
+                ),
         )
-        .subcommand(
-            Command::new("apply")
-                .about("Make the live state what the files say, journaled")
-                .arg(dir())
-                .arg(prune())
-                .arg(
-                    Arg::new("resume")
-                        .long("resume")
-                        .action(ArgAction::SetTrue)
-                        .help("Resume a killed apply from its journal"),
-                )
-                .arg(
-                    Arg::new("journal")
-                        .long("journal")
-                        .help("The journal file (default DIR/.apply-journal.jsonl)"),
-                )
-                .arg(resources_arg()),
-        )
+        .arg(resources_arg())
 }
 
-fn run(args: &[String]) -> Result<u8, Failure> {
-    let matches = match command().try_get_matches_from(args) {
-        Ok(m) => m,
-        Err(e) if !e.use_stderr() => {
-            let _ = e.print();
-            return Ok(0);
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let Some((name, m)) = matches.subcommand() else {
-        return Err(Failure::usage("export, plan or apply"));
-    };
-    let opts = Opts::read(m)?;
+/// The `apply` command's arguments.
+pub(super) fn apply_definition() -> Command {
+    Command::new("apply")
+        .about("Make the live state what the files say, journaled")
+        .arg(dir())
+        .arg(prune())
+        .arg(
+            Arg::new("resume")
+                .long("resume")
+                .action(ArgAction::SetTrue)
+                .help("Resume a killed apply from its journal"),
+        )
+        .arg(
+            Arg::new("journal")
+                .long("journal")
+                .help("The journal file (default DIR/.apply-journal.jsonl)"),
+        )
+        .arg(resources_arg())
+}
+
+/// Runs `export`, `plan` or `apply` (`name`) with its matches `m`.
+pub(super) fn run(
+    name: &str,
+    m: &ArgMatches,
+    opts: &Opts,
+    rt: &tokio::runtime::Runtime,
+) -> Result<(), Failure> {
     let resources = load_resources(m)?;
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Failure::other(e.to_string()))?;
-    rt.block_on(async {
-        let conn = connect::connect(&opts).await?;
+    let code = rt.block_on(async {
+        let conn = connect::connect(opts).await?;
         let engine = state::Connection::new(&conn.client, None).map_err(failure)?;
         match name {
             "export" => export(&engine, &resources, m).await,
-            "plan" => plan(&engine, &resources, m, &opts, true)
+            "plan" => plan(&engine, &resources, m, opts, true)
                 .await
-                .map(|(code, _)| code),
-            _ => apply(&engine, &resources, m, &opts).await,
+                .map(|(changes, _)| changes),
+            _ => apply(&engine, &resources, m, opts).await,
         }
-    })
+    })?;
+    if code {
+        return Err(Failure::new(Exit::Changes, ""));
+    }
+    Ok(())
 }
 
+/// The catalog's resource layer, or the one `--resources` names.
 fn load_resources(m: &ArgMatches) -> Result<state::Resources, Failure> {
-    let path = m.get_one::<String>("resources").ok_or_else(|| {
-        Failure::usage(format!(
-            "--resources FILE (or {RESOURCES_ENV}) names the resource layer"
-        ))
-    })?;
+    let Some(path) = m.get_one::<String>("resources") else {
+        return ruckus_one_catalog::Catalog::resources()
+            .cloned()
+            .map_err(Failure::other);
+    };
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::usage(format!("--resources {path}: {e}")))?;
     serde_json::from_str(&text).map_err(|e| Failure::usage(format!("--resources {path}: {e}")))
@@ -164,7 +143,7 @@ async fn export(
     conn: &state::Connection<'_>,
     resources: &state::Resources,
     m: &ArgMatches,
-) -> Result<u8, Failure> {
+) -> Result<bool, Failure> {
     let out = PathBuf::from(m.get_one::<String>("out").cloned().unwrap_or_default());
     let venues: Vec<String> = m
         .get_many::<String>("venue")
@@ -179,18 +158,18 @@ async fn export(
         .await
         .map_err(failure)?;
     eprintln!("exported {} objects to {}", written.len(), out.display());
-    Ok(0)
+    Ok(false)
 }
 
-/// Reads the files and the live state, makes the plan and prints it (when `print`); the
-/// exit code is 0 or [`CHANGES`].
+/// Reads the files and the live state, makes the plan and prints it (when `print`); true
+/// when it has changes (exit 10).
 async fn plan(
     conn: &state::Connection<'_>,
     resources: &state::Resources,
     m: &ArgMatches,
     opts: &Opts,
     print: bool,
-) -> Result<(u8, Planned), Failure> {
+) -> Result<(bool, Planned), Failure> {
     let dir = PathBuf::from(m.get_one::<String>("dir").cloned().unwrap_or_default());
     let (scope, desired) = state::document::read(&dir, resources).map_err(failure)?;
     let live = state::live_for(conn, resources, &scope, &desired)
@@ -201,7 +180,7 @@ async fn plan(
         ..PlanOptions::default()
     };
     let plan = state::plan(resources, &desired, &live, &options).map_err(failure)?;
-    let code = if plan.is_empty() { 0 } else { CHANGES };
+    let code = !plan.is_empty();
     if m.try_get_one::<bool>("simulate").ok().flatten() == Some(&true) {
         let simulation = state::simulate(resources, &scope, &desired, &live, &options)
             .await
@@ -313,7 +292,7 @@ async fn apply(
     resources: &state::Resources,
     m: &ArgMatches,
     opts: &Opts,
-) -> Result<u8, Failure> {
+) -> Result<bool, Failure> {
     // The plan is shown on a terminal (a table); with JSON, only the report is written.
     let table = Opts {
         format: Format::Table,
@@ -325,7 +304,7 @@ async fn apply(
         .map(PathBuf::from)
         .unwrap_or_else(|| planned.dir.join(".apply-journal.jsonl"));
     if planned.plan.is_empty() {
-        return Ok(0);
+        return Ok(false);
     }
     if !confirm(opts)? {
         return Err(Failure::new(Exit::Other, "not applied"));
@@ -367,7 +346,7 @@ async fn apply(
                 journal_path.display()
             ),
         )),
-        None => Ok(0),
+        None => Ok(false),
     }
 }
 
