@@ -19,6 +19,7 @@ mod invoke;
 mod ops;
 mod output;
 mod paging;
+mod plan;
 pub mod policy;
 mod poller;
 mod present;

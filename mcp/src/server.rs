@@ -200,6 +200,7 @@ impl ServerHandler for Server {
         let effect = match request.name.as_ref() {
             tools::SEARCH => return Ok(inner.search(&args).into()),
             tools::DESCRIBE => return Ok(inner.describe(&args).into()),
+            tools::PLAN => return Ok(crate::plan::run(&inner, &args).await.into()),
             index::INVOKE_READ => Effect::Read,
             index::INVOKE_WRITE => Effect::Write,
             index::INVOKE_DELETE => Effect::Delete,

@@ -11,11 +11,12 @@ use crate::index::{Effect, INVOKE_DELETE, INVOKE_READ, INVOKE_WRITE};
 use crate::policy::Policy;
 
 pub(crate) const SEARCH: &str = "search_operations";
+pub(crate) const PLAN: &str = "plan";
 pub(crate) const DESCRIBE: &str = "describe_operation";
 
 /// The tools `policy` allows, in the order they are listed.
 pub(crate) fn list(policy: &Policy) -> Vec<Tool> {
-    let mut tools = vec![search(), describe(), invoke(Effect::Read)];
+    let mut tools = vec![search(), describe(), invoke(Effect::Read), plan()];
     if policy.writes {
         tools.push(invoke(Effect::Write));
         if policy.deletes {
@@ -67,6 +68,28 @@ fn describe() -> Tool {
             "type": "object",
             "properties": {"operation": {"type": "string", "description": "Id from search_operations"}},
             "required": ["operation"]
+        }),
+        ToolAnnotations::new()
+            .read_only(true)
+            .destructive(false)
+            .idempotent(true),
+    )
+}
+
+fn plan() -> Tool {
+    tool(
+        PLAN,
+        "What `ruckus apply` would change to make a tenant match a desired state (files of \
+         `ruckus export`: a folder, or `documents` given inline), and the verdict of trying it \
+         on a simulator seeded with the live state. Changes nothing.",
+        json!({
+            "type": "object",
+            "properties": {
+                "dir": {"type": "string", "description": "Folder of the desired state on the server's machine"},
+                "documents": {"type": "object", "additionalProperties": {"type": "string"}, "description": "File path (as ruckus export lays them out) -> YAML text"},
+                "tenant": {"type": "string", "description": "Customer tenant id to plan for (MSP)"},
+                "prune": {"type": "boolean", "description": "Also plan deletes of objects no file describes"}
+            }
         }),
         ToolAnnotations::new()
             .read_only(true)
@@ -129,7 +152,8 @@ fn invoke(effect: Effect) -> Tool {
 }
 
 /// The tool list as the client receives it (JSON), for measuring its size.
-pub(crate) fn list_json(policy: &Policy) -> String {
+#[cfg(test)]
+fn list_json(policy: &Policy) -> String {
     serde_json::to_string(&list(policy)).unwrap_or_default()
 }
 
@@ -145,13 +169,16 @@ mod tests {
                 .map(|t| t.name.to_string())
                 .collect::<Vec<_>>()
         };
-        assert_eq!(names(&Policy::default()), [SEARCH, DESCRIBE, INVOKE_READ]);
+        assert_eq!(
+            names(&Policy::default()),
+            [SEARCH, DESCRIBE, INVOKE_READ, PLAN]
+        );
         let all = Policy {
             writes: true,
             deletes: true,
             tenants: None,
         };
-        assert_eq!(names(&all).len(), 5);
+        assert_eq!(names(&all).len(), 6);
         let delete = list(&all).pop().unwrap();
         let notes = delete.annotations.unwrap();
         assert_eq!(notes.destructive_hint, Some(true));

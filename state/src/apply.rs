@@ -30,6 +30,7 @@ pub enum Outcome {
     /// Accepted by the service, its activity still running when the wait ended: not a
     /// failure.
     Running {
+        /// The request id of the write, whose activity tells how it ends.
         #[serde(rename = "requestId")]
         request_id: String,
     },
@@ -38,7 +39,9 @@ pub enum Outcome {
 /// One step's report.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StepReport {
+    /// The step of the plan.
     pub step: Step,
+    /// How it ended.
     #[serde(flatten)]
     pub outcome: Outcome,
     /// The id of the created (or found) object.
@@ -49,7 +52,9 @@ pub struct StepReport {
 /// What an apply did: each step run, and the step that failed (the apply stops there).
 #[derive(Debug, Default)]
 pub struct Report {
+    /// The steps run (or skipped as done), in plan order.
     pub steps: Vec<StepReport>,
+    /// The step that failed and why; the steps after it were not run.
     pub failure: Option<(Step, Error)>,
 }
 

@@ -17,17 +17,25 @@ pub enum Error {
         operation: String,
         /// What the call was for (`create venue Lobby`).
         context: String,
+        /// The runtime's error (status, request id and body kept).
         source: ruckus_one_runtime::Error,
     },
     /// An answer did not have the shape the engine needs (no id in a listed row, ...).
     Answer(String),
     /// A file of the desired state could not be read or written.
     Io {
+        /// The file or folder.
         path: PathBuf,
+        /// What the system said.
         source: std::io::Error,
     },
     /// A file of the desired state is not valid (YAML, a missing identity, ...).
-    Document { path: PathBuf, message: String },
+    Document {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
     /// A secret's environment variable is not set.
     MissingSecret {
         /// The variable (`RUCKUS_SECRET_WIFI_NETWORK_GUEST_WLAN_PASSPHRASE`).

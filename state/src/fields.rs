@@ -79,7 +79,7 @@ pub fn placeholder(variable: &str) -> String {
 }
 
 /// The variable a placeholder names.
-pub fn placeholder_variable(v: &Value) -> Option<&str> {
+pub(crate) fn placeholder_variable(v: &Value) -> Option<&str> {
     v.as_str()?.strip_prefix("${env:")?.strip_suffix('}')
 }
 

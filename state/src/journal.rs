@@ -28,6 +28,7 @@ pub enum StepState {
 pub struct Entry {
     /// The step's key ([`Step::key`](crate::Step::key)).
     pub step: String,
+    /// How far the step got.
     pub state: StepState,
     /// The created object's id (`done` of a create).
     #[serde(default, skip_serializing_if = "Option::is_none")]

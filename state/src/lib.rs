@@ -34,6 +34,8 @@
 //! # Ok(()) }
 //! ```
 
+#![warn(missing_docs, unreachable_pub)]
+
 mod apply;
 mod connection;
 pub mod document;

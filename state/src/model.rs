@@ -12,8 +12,11 @@ use std::fmt;
 /// of the object it activates; `settings` for a settings kind).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct Address {
+    /// The resource kind (`ap_group`).
     pub kind: String,
+    /// The names of the parents, outermost first.
     pub parents: Vec<String>,
+    /// The object's own name within its parent.
     pub name: String,
 }
 
@@ -60,6 +63,7 @@ impl fmt::Debug for Secrets {
 /// One object: desired (read from files; no id) or live (read from the service).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Object {
+    /// Where the object is.
     pub address: Address,
     /// The service's id of a live collection object (or of the object an activation
     /// activates).
@@ -73,6 +77,7 @@ pub struct Object {
 /// A set of objects by address.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct State {
+    /// Every object, by address (so in a stable order).
     pub objects: BTreeMap<Address, Object>,
 }
 
@@ -94,10 +99,12 @@ impl State {
             .filter(move |o| o.address.kind == kind)
     }
 
+    /// How many objects there are.
     pub fn len(&self) -> usize {
         self.objects.len()
     }
 
+    /// Whether there is no object.
     pub fn is_empty(&self) -> bool {
         self.objects.is_empty()
     }

@@ -15,14 +15,18 @@ use serde_json::Value;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Action {
+    /// Create the object (or activate it, for an activation).
     Create,
+    /// Change the object (or a parent's settings) by the step's patch.
     Update,
+    /// Delete the object (only when pruning).
     Delete,
 }
 
 /// One change.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Step {
+    /// What the step does.
     pub action: Action,
     /// The operation id that makes it.
     pub operation: String,
@@ -51,6 +55,7 @@ impl Step {
 /// The steps, in order.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Plan {
+    /// Parents and referenced objects first; deletes last, children first.
     pub steps: Vec<Step>,
     /// What the plan cannot do (a change to a kind without an update operation).
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -16,7 +16,7 @@ fn escape(segment: &str) -> String {
 }
 
 /// The concrete pointers `pattern` matches in `doc` (only those that exist).
-pub fn expand(doc: &Value, pattern: &str) -> Vec<String> {
+pub(crate) fn expand(doc: &Value, pattern: &str) -> Vec<String> {
     let mut out = Vec::new();
     walk(doc, &segments(pattern), String::new(), &mut out);
     out
@@ -49,7 +49,7 @@ fn walk(v: &Value, rest: &[String], at: String, out: &mut Vec<String>) {
 
 /// Removes the value at the concrete pointer `at` (an array member is removed, shifting the
 /// rest).
-pub fn remove(doc: &mut Value, at: &str) -> Option<Value> {
+pub(crate) fn remove(doc: &mut Value, at: &str) -> Option<Value> {
     let (parent, last) = at.rsplit_once('/')?;
     let last = last.replace("~1", "/").replace("~0", "~");
     match doc.pointer_mut(parent)? {
@@ -63,7 +63,7 @@ pub fn remove(doc: &mut Value, at: &str) -> Option<Value> {
 }
 
 /// Sets the value at the concrete pointer `at`, making the objects on the way.
-pub fn set(doc: &mut Value, at: &str, value: Value) {
+pub(crate) fn set(doc: &mut Value, at: &str, value: Value) {
     let segs = segments(at);
     let mut cur = doc;
     for (i, seg) in segs.iter().enumerate() {
@@ -89,7 +89,7 @@ pub fn set(doc: &mut Value, at: &str, value: Value) {
 
 /// Removes every member of every object that is null, and objects left empty by it, so that
 /// an absent field and a null one compare equal.
-pub fn prune_nulls(v: &mut Value) {
+pub(crate) fn prune_nulls(v: &mut Value) {
     match v {
         Value::Object(m) => {
             m.retain(|_, child| {
@@ -104,7 +104,7 @@ pub fn prune_nulls(v: &mut Value) {
 
 /// `v` with every object's keys in sorted order (a stable file, whichever order the JSON
 /// library keeps).
-pub fn sorted(v: &Value) -> Value {
+pub(crate) fn sorted(v: &Value) -> Value {
     match v {
         Value::Object(m) => {
             let mut keys: Vec<&String> = m.keys().collect();

@@ -146,11 +146,20 @@ async fn read_collection(
         rows.push((id, own, row));
     }
     // Read several at once, answers kept in the listed order.
-    let docs: Vec<Result<Option<Value>, Error>> = stream::iter(rows.iter())
-        .map(|(_, own, row)| async move {
-            match &kind.operations.read {
-                Some(read) => conn.read(&kind.api, read, own).await,
-                None => Ok(Some(row.clone())),
+    // Each read owns its parameters: a future borrowing the rows would not be `Send` for
+    // every lifetime (a limit of the compiler's inference), which a server's handler needs.
+    let reads: Vec<(Params, Option<Value>)> = rows
+        .iter()
+        .map(|(_, own, row)| match &kind.operations.read {
+            Some(_) => (own.clone(), None),
+            None => (Params::new(), Some(row.clone())),
+        })
+        .collect();
+    let docs: Vec<Result<Option<Value>, Error>> = stream::iter(reads)
+        .map(|(own, listed)| async move {
+            match (&kind.operations.read, listed) {
+                (Some(read), _) => conn.read(&kind.api, read, &own).await,
+                (None, listed) => Ok(listed),
             }
         })
         .buffered(READS_AT_ONCE)

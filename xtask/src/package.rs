@@ -1,5 +1,6 @@
 //! `cargo xtask package-check [--verify]`: the published packages (the runtime, the client, the
-//! operation catalog, the simulator, the MCP server) against crates.io's limits.
+//! operation catalog, the simulator, the desired-state engine, the profiles, the MCP server and the
+//! command line) against crates.io's limits.
 //!
 //! It runs `cargo package` for the packages together (cargo 1.95 packages workspace
 //! siblings into a local overlay registry, so the client's dependency on the unpublished runtime
@@ -18,11 +19,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The packages published to crates.io.
-pub const PACKAGES: [&str; 7] = [
+pub const PACKAGES: [&str; 8] = [
     "ruckus-one-runtime",
     "ruckus-one",
     "ruckus-one-catalog",
     "ruckus-one-sim",
+    "ruckus-one-state",
     "ruckus-one-profiles",
     "ruckus-one-mcp",
     "ruckus-one-cli",
