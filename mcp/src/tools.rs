@@ -128,7 +128,8 @@ fn invoke(effect: Effect) -> Tool {
     )
 }
 
-/// The tool list as the client receives it (JSON), for measuring its size.
+/// The tool list as the client receives it (JSON), for measuring its size (in the tests).
+#[cfg(test)]
 pub(crate) fn list_json(policy: &Policy) -> String {
     serde_json::to_string(&list(policy)).unwrap_or_default()
 }
