@@ -93,8 +93,13 @@ fn one_of(items: &[&str]) -> String {
 closed_set! {
     /// What a service's published rate limit is counted for.
     LimitScope, "rate limit scope" {
+        /// Each tenant (the delegated tenant a call acts for, else the token's own): the client
+        /// paces it and the simulator enforces it.
         Tenant = "tenant",
+        /// Each property (resident portal, enrollment): neither paced by the client nor enforced
+        /// by the simulator, which do not know a call's property.
         Property = "property",
+        /// Each workflow (device enrollment): neither paced nor enforced, as for a property.
         Workflow = "workflow",
     }
 }
@@ -102,10 +107,17 @@ closed_set! {
 closed_set! {
     /// HTTP method of an operation.
     Method, "method" {
+        /// `GET`: idempotent, so the client retries it after a `502`-`504` or a transport
+        /// failure.
         Get = "GET",
+        /// `POST`: a create or a query; retried only when the route [`reads`](crate::Route::reads).
         Post = "POST",
+        /// `PUT`: replaces an object or a settings document; idempotent (retried).
         Put = "PUT",
+        /// `PATCH`: changes the fields sent (a JSON merge patch in the simulator); not retried
+        /// unless the route reads.
         Patch = "PATCH",
+        /// `DELETE`: idempotent (retried); with a body of ids, a bulk delete.
         Delete = "DELETE",
     }
 }
@@ -113,9 +125,17 @@ closed_set! {
 closed_set! {
     /// Lifecycle status of an operation.
     LifecycleStatus, "lifecycle status" {
+        /// Supported: the spec's default when an operation gives no `lifecycle`.
         Stable = "stable",
+        /// Still served; the spec's note names the replacement, [`Route::removal`] the date
+        /// when known.
+        ///
+        /// [`Route::removal`]: crate::Route::removal
         Deprecated = "deprecated",
+        /// May change without notice; the client has it only with its `experimental` feature.
         Experimental = "experimental",
+        /// No longer served: the spec keeps it for the docs; the client and the tables leave it
+        /// out.
         Removed = "removed",
     }
 }
@@ -123,8 +143,11 @@ closed_set! {
 closed_set! {
     /// Where a parameter goes.
     ParamLocation, "parameter location" {
+        /// Fills the `{name}` placeholder of the path template; always a required string.
         Path = "path",
+        /// Sent in the URL's query string, only when given.
         Query = "query",
+        /// Sent as a request header, beside the client's own (`Authorization`, the tenant header).
         Header = "header",
     }
 }
@@ -132,9 +155,13 @@ closed_set! {
 closed_set! {
     /// How a request body is encoded.
     BodyKind, "request kind" {
+        /// Serialized JSON, as `application/json` or a versioned vendor type (the default).
         Json = "json",
+        /// `application/x-www-form-urlencoded` fields of a named object type (the token form).
         Form = "form",
+        /// `multipart/form-data` with named parts (a file upload).
         Multipart = "multipart",
+        /// Raw bytes with the operation's own media type (`image/png`).
         Binary = "binary",
     }
 }
@@ -142,10 +169,14 @@ closed_set! {
 closed_set! {
     /// What a response carries.
     ResponseKind, "response kind" {
+        /// A JSON body of the response schema (the default when the spec gives a type).
         Json = "json",
+        /// Raw bytes (a file download), returned as they came.
         Binary = "binary",
         /// Text such as `text/csv`, returned as a `String`.
         Text = "text",
+        /// No body (a `204`, the default without a type); read as JSON `null` beside a JSON
+        /// success.
         Empty = "empty",
     }
 }
@@ -166,8 +197,11 @@ closed_set! {
 closed_set! {
     /// How the runtime decodes an error body (the runtime's `ErrorFamily`).
     FamilyKind, "error family kind" {
+        /// `{errors: [{message, ...}], requestId}`.
         ErrorsArray = "errors_array",
+        /// A single error object (with `reason`, `suggestion`).
         ErrorObject = "error_object",
+        /// `{status, timestamp, message, debugMessage, subErrors}`.
         StatusMessage = "status_message",
         /// A flat `{code, message, reason, suggestion}` object.
         FlatObject = "flat_object",
@@ -191,8 +225,12 @@ closed_set! {
 closed_set! {
     /// What the simulator does with an operation, inferred by the generator from the paths.
     Role, "role" {
+        /// `POST` to a collection: stores a new object (one per entry of a list body) under the id
+        /// the body names, else a fresh one; `409` when the id is taken.
         Create = "create",
+        /// `GET` of a collection: its objects, paged by query parameters.
         List = "list",
+        /// `POST .../query` of a collection: its objects, filtered, sorted and paged by the body.
         Query = "query",
         /// A query over the family's collections of every parent (`/venues/aps/query` over
         /// `/venues/{venueId}/aps`).
@@ -202,15 +240,29 @@ closed_set! {
         CustomerQuery = "customer_query",
         /// The tenant acted as, reading itself (`GET /tenants/self`).
         OwnTenant = "own_tenant",
+        /// `GET` of one object, by the id in the last path parameter; `404` when absent.
         Read = "read",
+        /// `PUT` of one object of a collection that `POST` creates: the body replaces it; `404`
+        /// when absent.
         Replace = "replace",
+        /// `PATCH` of one object: the body is merged into it (RFC 7386); `404` when absent.
         Merge = "merge",
+        /// `DELETE` of one object: removes it; `404` when absent.
         Delete = "delete",
+        /// `PUT` of one object of a collection nothing creates in: stores the body under the
+        /// path's id, whether or not it exists.
         Upsert = "upsert",
+        /// `DELETE` of a collection with a JSON list of ids as body: removes those present.
         BulkDelete = "bulk_delete",
+        /// `GET` of a path that is also written but holds no collection: the document last
+        /// written there, else the canned answer.
         SettingsRead = "settings_read",
+        /// `PUT` (replacing) or `PATCH` (merging) such a path: stores the document by path.
         SettingsWrite = "settings_write",
+        /// The API's activity read (`GET /activities/{requestId}`): the activity, `404` until it
+        /// is visible.
         ActivityRead = "activity_read",
+        /// The query of the activities collection: every visible activity, paged.
         ActivityQuery = "activity_query",
         /// Answered from the schemas, keeping no state.
         Canned = "canned",

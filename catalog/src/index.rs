@@ -22,6 +22,7 @@ impl Span {
 /// Where everything of every API is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Index {
+    /// One entry per API table, in the order of the tables (of `TABLES` when compiled in).
     pub apis: Vec<ApiIndex>,
 }
 
@@ -151,8 +152,8 @@ mod read {
 
         /// The API's header as a table without routes, its schemas read from the compiled-in
         /// text when first resolved: what a reader of one area needs to resolve the `$ref`s of
-        /// its routes ([`Table::resolve`](crate::Table::resolve), [`Table::deref`]
-        /// (crate::Table::deref)).
+        /// its routes ([`Table::resolve`](crate::Table::resolve),
+        /// [`Table::deref`](crate::Table::deref)).
         pub fn header_table(&self) -> Result<crate::Table, String> {
             Ok(crate::Table {
                 generated: String::new(),

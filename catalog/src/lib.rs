@@ -51,6 +51,8 @@ pub const RESOURCES: &str = include_str!("../tables/resources.json");
 /// Every API's table.
 #[derive(Debug)]
 pub struct Catalog {
+    /// One table per API, in the order of `TABLES` (`analytics`, `network`, `resident_portal`);
+    /// [`Catalog::api`] gives an API's position, the index the simulator keys its state by.
     pub apis: Vec<Table>,
 }
 

@@ -18,6 +18,7 @@ pub struct Resources {
     /// A note that the file is generated (ignored on read).
     #[serde(default)]
     pub generated: String,
+    /// Every kind, each after its parent and the kinds it references.
     pub kinds: Vec<ResourceKind>,
 }
 
@@ -45,6 +46,7 @@ pub struct ResourceKind {
     pub api: String,
     /// What it is, in a few words.
     pub title: String,
+    /// A collection of objects with ids, one settings object per parent, or an activation.
     pub shape: ResourceShape,
     /// The kind its objects live under (`venue` for an AP group); its id fills the parent's
     /// path parameter of every operation. `None`: directly under the tenant.
@@ -65,6 +67,8 @@ pub struct ResourceKind {
     /// (`venueId`), for a collection.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id_param: Option<String>,
+    /// The ids of the operations that create, read, update, delete and list its objects
+    /// (those its shape has).
     pub operations: ResourceOperations,
     /// How `operations.update` changes an object.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -126,6 +130,7 @@ pub struct Reference {
 pub struct FieldRule {
     /// The field, as a JSON pointer into the object (`*` for every member of an array).
     pub path: String,
+    /// What the field is: set by the service, write-only, secret, volatile or defaulted.
     pub flag: FieldFlag,
     /// The value the service fills in when the field is not sent (flag `default`).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -56,10 +56,12 @@ impl Schemas {
         self.entries.get(name).map(Entry::value)
     }
 
+    /// How many named schemas the API has, parsed yet or not.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// Whether the API has no named schema (a table read without its schemas has none).
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

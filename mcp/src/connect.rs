@@ -14,7 +14,9 @@ const USER_AGENT: &str = concat!("ruckus-mcp/", env!("CARGO_PKG_VERSION"));
 
 /// A client, with the simulator it calls when local (it stops when this is dropped).
 pub struct Connection {
+    /// The runtime client every tool call goes through; it holds the credentials.
     pub client: Client,
+    /// The in-process simulator the client calls (`--local`); `None` against RUCKUS One.
     pub local: Option<Simulator>,
 }
 

@@ -55,6 +55,12 @@ impl Effect {
     }
 }
 
+/// Whether sending the call twice does what sending it once does (only the tests ask).
+#[cfg(test)]
+pub(crate) fn is_idempotent(route: &Route) -> bool {
+    Effect::of(route) == Effect::Read || matches!(route.method, Method::Put | Method::Delete)
+}
+
 /// One operation with its API's table.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Op {

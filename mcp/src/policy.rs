@@ -5,14 +5,17 @@ use std::collections::BTreeSet;
 
 use crate::index::Effect;
 
-/// The environment variables that turn writes and deletes on and list the tenants (the
-/// command-line options say the same).
+/// Turns writes on when [`flag_on`] (`1`, `true`, `yes`, `on`), as `--allow-writes` does.
 pub const WRITES_VAR: &str = "RUCKUS_MCP_ALLOW_WRITES";
+/// Turns deletes on, with writes, as `--allow-deletes` does.
 pub const DELETES_VAR: &str = "RUCKUS_MCP_ALLOW_DELETES";
+/// The tenant allow-list, comma-separated ([`parse_tenants`]), when `--tenants` is not given.
 pub const TENANTS_VAR: &str = "RUCKUS_MCP_TENANTS";
 
+/// What the server lets the agent call; the default is read-only, for any tenant.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Policy {
+    /// Operations that create or change things (`invoke_write`); off: reads only.
     pub writes: bool,
     /// Deletes (also needs `writes`), each confirmed by the user.
     pub deletes: bool,

@@ -7,10 +7,18 @@ use std::path::PathBuf;
 #[non_exhaustive]
 pub enum Error {
     /// A file of the store is not what it should be (its path and what is wrong).
-    Malformed { path: PathBuf, problem: String },
+    Malformed {
+        /// The file (`config.yaml`, `credentials.yaml`).
+        path: PathBuf,
+        /// What is wrong: the YAML error, or for the secrets file only its line and column
+        /// (never its text).
+        problem: String,
+    },
     /// A file of the store cannot be read or written.
     Io {
+        /// The file read or written.
         path: PathBuf,
+        /// The operating system's error.
         source: std::io::Error,
     },
     /// The settings found do not make a configuration (a value missing or invalid).

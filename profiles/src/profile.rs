@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Profile {
+    /// The application's OAuth 2.0 client id; its secret is kept apart (keychain or
+    /// `credentials.yaml`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client_id: Option<String>,
     /// The tenant that owns the application token.

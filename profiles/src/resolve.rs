@@ -9,9 +9,14 @@ use ruckus_one_runtime::{Config, env};
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Overrides {
+    /// The client id, over `RUCKUS_CLIENT_ID` and the profile's.
     pub client_id: Option<String>,
+    /// The tenant that owns the token, over `RUCKUS_TENANT_ID` and the profile's.
     pub token_tenant: Option<String>,
+    /// The region (`na`, `eu`, `asia`), over `RUCKUS_REGION` and the profile's.
     pub region: Option<String>,
+    /// A host replacing the region's (a proxy, a simulator), over `RUCKUS_BASE_URL` and the
+    /// profile's.
     pub base_url: Option<String>,
 }
 
@@ -19,6 +24,7 @@ pub struct Overrides {
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct Resolved {
+    /// The client configuration, the secret included (redacted by its `Debug`).
     pub config: Config,
     /// The tenant that owns the token, from wherever it came.
     pub token_tenant: String,

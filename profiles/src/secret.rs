@@ -9,7 +9,10 @@ use std::collections::BTreeMap;
 /// Where a secret was found or put.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SecretPlace {
+    /// The OS keychain, service `ruckus-one-cli`, account the profile's name.
     Keychain,
+    /// `credentials.yaml` in the store directory (0600), used when the keychain is off or
+    /// fails.
     File,
 }
 

@@ -43,6 +43,7 @@ impl Store {
         self
     }
 
+    /// The directory holding `config.yaml` and `credentials.yaml` (not created until a write).
     pub fn dir(&self) -> &Path {
         &self.dir
     }

@@ -18,8 +18,12 @@ pub const DEFAULT_TENANT_ID: &str = "sim-tenant";
 /// (and so the settings') does not show the secret.
 #[derive(Clone, PartialEq, Eq, Deserialize)]
 pub struct Credential {
+    /// The OAuth 2.0 client id a token request names.
     pub client_id: String,
+    /// Its secret, compared exactly; masked as `***` in the request log.
     pub client_secret: String,
+    /// The tenant the issued tokens act as (and the one a tenant-qualified token URL must
+    /// name).
     pub tenant_id: String,
 }
 
@@ -50,10 +54,15 @@ impl std::fmt::Debug for Credential {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Seed {
+    /// MSP tenant id → the customer tenants it may act for through `x-rks-tenantid` (and
+    /// that its customer queries list).
     #[serde(default)]
     pub customers: BTreeMap<String, Vec<String>>,
+    /// More accepted credentials, besides [`SimConfig::credential`].
     #[serde(default)]
     pub credentials: Vec<Credential>,
+    /// Tenant id → collection path with its parent ids (`/venues/venue-1/aps`) → objects, each
+    /// stored under its id field (the family's id parameter, else `id`, else a new id).
     #[serde(default)]
     pub objects: BTreeMap<String, BTreeMap<String, Vec<Value>>>,
 }
@@ -119,6 +128,7 @@ impl Default for SimConfig {
 }
 
 impl SimConfig {
+    /// Accepts this credential instead of the default one ([`DEFAULT_CLIENT_ID`] ...).
     pub fn credential(mut self, client_id: &str, client_secret: &str, tenant_id: &str) -> Self {
         self.credential = Credential {
             client_id: client_id.to_owned(),
@@ -153,21 +163,27 @@ impl SimConfig {
         self
     }
 
+    /// Stops the clock following real time: it moves only by
+    /// [`Simulator::advance`](crate::Simulator::advance).
     pub fn manual_clock(mut self) -> Self {
         self.manual_clock = true;
         self
     }
 
+    /// How long an activity takes on the simulator clock before SUCCESS or FAIL (default 2 s).
     pub fn activity_duration(mut self, d: Duration) -> Self {
         self.activity_duration = d;
         self
     }
 
+    /// How long a new activity answers 404 before it shows (default 0).
     pub fn activity_hidden_for(mut self, d: Duration) -> Self {
         self.activity_hidden_for = d;
         self
     }
 
+    /// Lifetime of issued tokens on the simulator clock (default 7199 s), the `expires_in`
+    /// answered.
     pub fn token_lifetime(mut self, d: Duration) -> Self {
         self.token_lifetime = d;
         self
@@ -181,11 +197,13 @@ impl SimConfig {
         self
     }
 
+    /// `false`: never answers 429 for a rate limit (default `true`); an injected 429 still is.
     pub fn rate_limits(mut self, on: bool) -> Self {
         self.rate_limits = on;
         self
     }
 
+    /// How long a request's head, then its body, may take to arrive (default 5 s).
     pub fn read_timeout(mut self, d: Duration) -> Self {
         self.read_timeout = d;
         self
@@ -197,6 +215,8 @@ impl SimConfig {
         self
     }
 
+    /// Starts with `seed`'s tenants, credentials and objects, replacing any customers and
+    /// credentials added before.
     pub fn seed(mut self, seed: Seed) -> Self {
         self.seed = seed;
         self

@@ -1,7 +1,7 @@
-//! Answers that validate: [`conform`] turns a value (stored state, a candidate page, nothing)
-//! into one that validates against a schema of the export, keeping what already fits, filling
-//! required fields with sample values and replacing what does not fit. Canned answers are
-//! `conform(None, schema)`.
+//! Answers that validate: [`conform`](Samples::conform) turns a value (stored state, a
+//! candidate page, nothing) into one that validates against a schema of the export, keeping what
+//! already fits, filling required fields with sample values and replacing what does not fit.
+//! Canned answers are `conform(None, schema)`.
 //!
 //! An answer has the shape of the service's: the service sends every field of an object it
 //! answers with (the vendor-written answers show whole objects, not only the required fields),
@@ -25,6 +25,7 @@ pub const WHOLE_LEVELS: usize = 1;
 
 /// Sample values that depend on the simulator (its clock).
 pub struct Samples<'a> {
+    /// The API's table, whose named schemas the `$ref`s resolve in.
     pub table: &'a Table,
     /// The simulator clock as RFC 3339 (`date-time` samples).
     pub now: &'a str,

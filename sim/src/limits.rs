@@ -24,7 +24,9 @@ use crate::state::{Bucket, State};
 pub struct Budget<'t> {
     /// The service's name (the bucket is per tenant and service), or [`TENANT`].
     pub service: &'t str,
+    /// Calls at once: the bucket's size, and what a new bucket starts with.
     pub burst: f64,
+    /// Calls back each second (a tenant limit's `per_minute / 60`).
     pub per_second: f64,
     /// After the bucket was found empty, how long every call is refused (milliseconds).
     pub restoration_ms: u64,
@@ -65,7 +67,9 @@ pub fn tenant_budget(table: &Table, custom: Option<(u32, u32)>) -> Option<Budget
 /// `Retry-After`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Refused<'t> {
+    /// The refusing budget's [`Budget::service`]: a service name or [`TENANT`].
     pub limit: &'t str,
+    /// Seconds until the next call is allowed, rounded up, at least 1 (the `Retry-After`).
     pub retry_after: u64,
 }
 

@@ -11,10 +11,18 @@ use std::cmp::Ordering;
 pub struct Ask {
     /// Page number as the operation counts (from `first_page`).
     pub page: Option<u64>,
+    /// Rows per page (`pageSize`, or `size`); `None` or 0: 10, or 20 for Spring paging; at
+    /// most 10,000.
     pub page_size: Option<u64>,
+    /// The row field to sort by (`sortField`, or the first part of `sort=field,desc`);
+    /// `None`: creation order.
     pub sort_field: Option<String>,
+    /// Sort in descending order (`sortOrder` or the `sort` suffix `desc`, in any case).
     pub descending: bool,
+    /// Keep only rows with a string field containing this, ignoring case (`searchString`,
+    /// or `search`); empty: no search.
     pub search: Option<String>,
+    /// The fields the search looks in (`searchTargetFields`); empty: every field.
     pub search_fields: Vec<String>,
     /// Field -> accepted values.
     pub filters: Vec<(String, Vec<Value>)>,

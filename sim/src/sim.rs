@@ -66,6 +66,8 @@ impl Simulator {
         format!("http://{}", self.addr)
     }
 
+    /// The loopback address and port it listens on ([`SimConfig::listen`](crate::SimConfig)
+    /// with the port chosen).
     pub fn addr(&self) -> SocketAddr {
         self.addr
     }
@@ -99,6 +101,7 @@ impl Simulator {
             .insert(operation_id.to_owned(), fault);
     }
 
+    /// Removes every injected fault, whatever it was injected into.
     pub fn clear_faults(&self) {
         self.inner.lock().faults.clear();
     }

@@ -19,6 +19,7 @@ pub struct Clock {
 }
 
 impl Clock {
+    /// A clock at 2026-01-01T00:00:00Z; `manual`: it moves only by [`Clock::advance`].
     pub fn new(manual: bool) -> Clock {
         Clock {
             started: Instant::now(),
@@ -39,6 +40,7 @@ impl Clock {
             .saturating_add(real)
     }
 
+    /// Moves the clock forward by `by` (saturating), on top of real time unless manual.
     pub fn advance(&mut self, by: Duration) {
         let ms = u64::try_from(by.as_millis()).unwrap_or(u64::MAX);
         self.advanced_ms = self.advanced_ms.saturating_add(ms);
@@ -71,10 +73,15 @@ pub fn rfc3339(ms: u64) -> String {
 /// An asynchronous request's activity.
 #[derive(Debug, Clone)]
 pub struct Activity {
+    /// The request id the 202 answer gave (a UUID-shaped [`State::new_id`]).
     pub id: String,
+    /// Position of its API in the model's tables.
     pub api: usize,
+    /// The id of the operation that started it (`create_venue`), answered as `useCase`.
     pub use_case: String,
+    /// When the write was accepted, on the simulator clock (milliseconds since the epoch).
     pub started_ms: u64,
+    /// How long it runs (milliseconds), from [`SimConfig::activity_duration`](crate::SimConfig).
     pub duration_ms: u64,
     /// Visible (not 404) from this time on.
     pub visible_ms: u64,
@@ -107,20 +114,25 @@ pub struct TenantData {
     pub collections: HashMap<String, IndexMap<String, Value>>,
     /// Settings documents by path.
     pub settings: HashMap<String, Value>,
+    /// Its asynchronous writes' activities by request id, oldest first.
     pub activities: IndexMap<String, Activity>,
 }
 
 /// An issued access token.
 #[derive(Debug, Clone)]
 pub struct Issued {
+    /// The tenant of the credential it was issued to: what a call with it acts as by default.
     pub tenant: String,
+    /// When it stops being accepted (401), on the simulator clock (milliseconds).
     pub expires_ms: u64,
 }
 
 /// A token bucket.
 #[derive(Debug, Clone)]
 pub struct Bucket {
+    /// Calls left, fractional between refills (at most the budget's burst).
     pub tokens: f64,
+    /// When `tokens` was last refilled, on the simulator clock (milliseconds).
     pub at_ms: u64,
     /// Every call refused until then (the tenant bucket's restoration period).
     pub refused_until_ms: u64,
@@ -145,6 +157,7 @@ pub struct Fault {
 }
 
 impl Fault {
+    /// Answers `status` with the operation's error body instead of serving the call.
     pub fn status(status: u16) -> Fault {
         Fault {
             status: Some(status),
@@ -152,6 +165,7 @@ impl Fault {
         }
     }
 
+    /// Waits `latency` of real time, then serves the call as usual.
     pub fn latency(latency: Duration) -> Fault {
         Fault {
             latency: Some(latency),
@@ -159,6 +173,7 @@ impl Fault {
         }
     }
 
+    /// Closes the connection without an answer (a transport failure for the client).
     pub fn drop_connection() -> Fault {
         Fault {
             drop_connection: true,
@@ -166,6 +181,8 @@ impl Fault {
         }
     }
 
+    /// Accepts an asynchronous write without applying it; its activity ends with FAIL and
+    /// `message`.
     pub fn fail_activity(message: impl Into<String>) -> Fault {
         Fault {
             fail_activity: Some(message.into()),
@@ -194,12 +211,15 @@ pub const LOG_SIZE: usize = 50_000;
 /// token call's tenant masked).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Logged {
+    /// The HTTP method as sent (`GET`).
     pub method: String,
+    /// The path without the query, any client secret or the call's token in it as `***`.
     pub path: String,
     /// The operation id, when a route matched.
     pub operation: Option<String>,
     /// The tenant the request acted as, once authenticated.
     pub tenant: Option<String>,
+    /// The status answered, the simulator's own refusals included (`401`, `408`, `429`).
     pub status: u16,
     /// A `429`'s rate limit: the service's name, or `(tenant)` for the tenant's own.
     pub limited_by: Option<String>,
@@ -210,10 +230,15 @@ pub struct Logged {
 /// Everything that changes.
 #[derive(Debug)]
 pub struct State {
+    /// The simulator clock every timestamp and expiry is read from.
     pub clock: Clock,
+    /// Each tenant's objects, settings and activities, by tenant id (made on first use).
     pub tenants: HashMap<String, TenantData>,
+    /// Access tokens issued, by token.
     pub tokens: HashMap<String, Issued>,
+    /// Rate-limit buckets by tenant and service (or [`TENANT`](crate::limits::TENANT)).
     pub buckets: HashMap<(String, String), Bucket>,
+    /// Injected faults by operation id, `*` for every operation without its own.
     pub faults: HashMap<String, Fault>,
     /// The last [`LOG_SIZE`] requests, oldest first.
     pub log: VecDeque<Logged>,
@@ -223,6 +248,7 @@ pub struct State {
 }
 
 impl State {
+    /// Empty state, its clock at the start (manual when `manual_clock`).
     pub fn new(manual_clock: bool) -> State {
         State {
             clock: Clock::new(manual_clock),
@@ -236,6 +262,7 @@ impl State {
         }
     }
 
+    /// The data of tenant `id`, made empty on first use.
     pub fn tenant(&mut self, id: &str) -> &mut TenantData {
         self.tenants.entry(id.to_owned()).or_default()
     }
