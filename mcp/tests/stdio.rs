@@ -93,7 +93,12 @@ async fn a_write_is_refused_in_read_only_mode() {
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     assert_eq!(
         names,
-        ["search_operations", "describe_operation", "invoke_read"]
+        [
+            "search_operations",
+            "describe_operation",
+            "invoke_read",
+            "plan"
+        ]
     );
     assert_eq!(
         tools[2].annotations.as_ref().unwrap().read_only_hint,
