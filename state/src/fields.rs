@@ -98,8 +98,8 @@ fn remove_all(doc: &mut Value, pattern: &str) {
     }
 }
 
-/// Removes what is never compared (service-set, volatile, write-only fields; the id field)
-/// and defaults, then nulls; keys sorted.
+/// Removes what is never compared (service-set, volatile, write-only fields; the id field
+/// unless it names the object) and defaults, then nulls; keys sorted.
 fn strip(kind: &ResourceKind, doc: &mut Value) {
     let never = [
         FieldFlag::ServiceSet,
@@ -109,10 +109,12 @@ fn strip(kind: &ResourceKind, doc: &mut Value) {
     for path in paths_of(kind, &never) {
         remove_all(doc, &path);
     }
-    if kind.shape == ResourceShape::Collection {
-        if let Some(id) = &kind.id_field {
-            remove_all(doc, id);
-        }
+    // The id is the service's, unless it is the identity too (an AP's serial number).
+    if kind.shape == ResourceShape::Collection
+        && let Some(id) = &kind.id_field
+        && !kind.identity.contains(id)
+    {
+        remove_all(doc, id);
     }
     for rule in kind.fields.iter().filter(|f| f.flag == FieldFlag::Default) {
         let Some(default) = &rule.default else {
@@ -280,5 +282,27 @@ mod tests {
         let unknown = serde_json::json!({"name": "G", "vlanPoolIds": ["Nowhere"]});
         let e = wire(&kind, &a, &unknown, &ids, &env).unwrap_err();
         assert!(e.to_string().contains("vlan_pool Nowhere"), "{e}");
+    }
+
+    #[test]
+    fn an_id_that_names_the_object_stays_in_its_document() {
+        let mut ap = kind();
+        ap.identity = vec!["/serialNumber".into()];
+        ap.id_field = Some("/serialNumber".into());
+        let a = Address {
+            kind: "ap_group".into(),
+            parents: vec!["Lobby".into()],
+            name: "302000000001".into(),
+        };
+        let raw = serde_json::json!({"serialNumber": "302000000001", "name": "Hall"});
+        let (doc, _) = comparable(&ap, &a, &raw, &|_: &str, _: &str| None);
+        assert_eq!(doc["serialNumber"], "302000000001", "{doc}");
+        let (doc, _) = comparable(
+            &kind(),
+            &a,
+            &serde_json::json!({"id": "g-1", "name": "G"}),
+            &|_: &str, _: &str| None,
+        );
+        assert!(doc.get("id").is_none(), "{doc}");
     }
 }

@@ -224,10 +224,12 @@ pub enum Part {
     Mcp,
     /// The command line `ruckus`: start-up, streaming 10,000 rows, size, build time.
     Cli,
+    /// Desired state: export and plan of a large tenant against the rate-limited simulator.
+    State,
 }
 
 impl Part {
-    pub const ALL: [Part; 8] = [
+    pub const ALL: [Part; 9] = [
         Part::Generator,
         Part::Runtime,
         Part::Paging,
@@ -236,6 +238,7 @@ impl Part {
         Part::Sim,
         Part::Mcp,
         Part::Cli,
+        Part::State,
     ];
 
     /// The name on the command line (and of the benchmark binary's part).
@@ -249,6 +252,7 @@ impl Part {
             Part::Sim => "sim",
             Part::Mcp => "mcp",
             Part::Cli => "cli",
+            Part::State => "state",
         }
     }
 }

@@ -1,4 +1,4 @@
-//! `cargo xtask bench [generator] [runtime] [paging] [msp] [compile] [sim] [mcp] [--quick] [--runs N] [--full] [--redis]`:
+//! `cargo xtask bench [generator] [runtime] [paging] [msp] [compile] [sim] [mcp] [cli] [state] [--quick] [--runs N] [--full] [--redis]`:
 //! performance figures as one Markdown table (median, min and max of several runs, with the
 //! targets of issue 12 and whether they are met). Without a name, every part runs.
 //!
@@ -17,6 +17,9 @@
 //!   answer (target < 50 ms) and 100 started at once.
 //! - `mcp`: start-up of `ruckus-mcp --local` to its `initialize` answer (target < 100 ms) and
 //!   the size of its tool list in characters and characters / 4 (target < 2,000).
+//! - `state`: desired state: export and plan of a tenant of 100 venues, 2,000 APs and 500
+//!   networks against the simulator with its rate limits on (calls, wall time, the least time
+//!   the published limits allow, the plan's compute time, peak memory).
 //! - `compile`: cold debug build times of the client crate per feature set (as `bench-build`,
 //!   `--full` included), lines of generated Rust per operation, build seconds per 100
 //!   operations.
@@ -84,6 +87,11 @@ pub fn run(root: &Path, args: &BenchArgs) -> Result<(), String> {
     if parts.contains(&Part::Mcp) {
         if let Err(e) = mcp::run(root, args, &mut rows) {
             failure.get_or_insert(format!("mcp: {e}"));
+        }
+    }
+    if parts.contains(&Part::State) {
+        if let Err(e) = sim::run_state(root, args, &mut rows) {
+            failure.get_or_insert(format!("state: {e}"));
         }
     }
     if parts.contains(&Part::Cli) {
