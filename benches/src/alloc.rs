@@ -1,6 +1,11 @@
 //! A counting global allocator: allocations per call are a figure the machine's load does not
 //! move, unlike time (the machines are shared).
 
+#![allow(
+    unsafe_code,
+    reason = "a global allocator is an unsafe trait; every call is forwarded to the system's"
+)]
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
 

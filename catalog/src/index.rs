@@ -82,25 +82,23 @@ impl Index {
 #[cfg(feature = "tables")]
 mod read {
     use super::{ApiIndex, AreaIndex, Index, Span};
-    use crate::{ApiInfo, Route, TABLES};
+    use crate::{ApiInfo, Error, Route, TABLES};
     use serde::de::DeserializeOwned;
     use std::sync::OnceLock;
 
     /// The index's JSON text, compiled in.
     const INDEX: &str = include_str!("../tables/index.json");
 
-    fn stale(what: &str) -> String {
-        format!("the catalog index does not fit the tables ({what}): regenerate them together")
+    fn stale(what: &str) -> Error {
+        Error::stale(what)
     }
 
     impl Index {
         /// The compiled-in index, parsed on first use.
-        pub fn get() -> Result<&'static Index, String> {
-            static INDEX_CELL: OnceLock<Result<Index, String>> = OnceLock::new();
+        pub fn get() -> Result<&'static Index, Error> {
+            static INDEX_CELL: OnceLock<Result<Index, Error>> = OnceLock::new();
             INDEX_CELL
-                .get_or_init(|| {
-                    serde_json::from_str(INDEX).map_err(|e| format!("catalog index: {e}"))
-                })
+                .get_or_init(|| serde_json::from_str(INDEX).map_err(|e| Error::parse("index", e)))
                 .as_ref()
                 .map_err(Clone::clone)
         }
@@ -108,7 +106,7 @@ mod read {
 
     impl ApiIndex {
         /// The API's table text.
-        fn text(&self) -> Result<&'static str, String> {
+        fn text(&self) -> Result<&'static str, Error> {
             TABLES
                 .iter()
                 .find(|(name, _)| *name == self.name)
@@ -116,7 +114,7 @@ mod read {
                 .ok_or_else(|| stale(&format!("no table for API `{}`", self.name)))
         }
 
-        fn parse<T: DeserializeOwned>(&self, span: Span, what: &str) -> Result<T, String> {
+        fn parse<T: DeserializeOwned>(&self, span: Span, what: &str) -> Result<T, Error> {
             let text = span
                 .of(self.text()?)
                 .ok_or_else(|| stale(&format!("{what} out of range")))?;
@@ -124,7 +122,7 @@ mod read {
         }
 
         /// The API's header.
-        pub fn info(&self) -> Result<ApiInfo, String> {
+        pub fn info(&self) -> Result<ApiInfo, Error> {
             let info: ApiInfo = self.parse(self.header, "header")?;
             if info.name != self.name {
                 return Err(stale(&format!("header of `{}`", self.name)));
@@ -133,7 +131,7 @@ mod read {
         }
 
         /// The routes of `area`, in table order.
-        pub fn routes(&self, area: &AreaIndex) -> Result<Vec<Route>, String> {
+        pub fn routes(&self, area: &AreaIndex) -> Result<Vec<Route>, Error> {
             let items = area
                 .routes
                 .of(self.text()?)
@@ -154,7 +152,7 @@ mod read {
         /// text when first resolved: what a reader of one area needs to resolve the `$ref`s of
         /// its routes ([`Table::resolve`](crate::Table::resolve),
         /// [`Table::deref`](crate::Table::deref)).
-        pub fn header_table(&self) -> Result<crate::Table, String> {
+        pub fn header_table(&self) -> Result<crate::Table, Error> {
             Ok(crate::Table {
                 generated: String::new(),
                 api: self.info()?,
@@ -164,7 +162,7 @@ mod read {
         }
 
         /// Every named schema, each parsed from its text when first asked for.
-        pub(crate) fn lazy_schemas(&self) -> Result<crate::Schemas, String> {
+        pub(crate) fn lazy_schemas(&self) -> Result<crate::Schemas, Error> {
             let text = self.text()?;
             let mut texts = Vec::with_capacity(self.schemas.len());
             for (schema, span) in &self.schemas {
@@ -177,7 +175,7 @@ mod read {
         }
 
         /// The named schema `name`, if the API has it.
-        pub fn schema(&self, name: &str) -> Result<Option<serde_json::Value>, String> {
+        pub fn schema(&self, name: &str) -> Result<Option<serde_json::Value>, Error> {
             match self.schemas.get(name) {
                 Some(span) => self.parse(*span, &format!("schema `{name}`")).map(Some),
                 None => Ok(None),

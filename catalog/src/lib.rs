@@ -9,6 +9,7 @@
 
 #![warn(missing_docs, unreachable_pub)]
 pub mod closed;
+mod error;
 mod index;
 mod model;
 mod resources;
@@ -19,6 +20,7 @@ pub use closed::{
     AuthKind, BodyKind, FamilyKind, FieldFlag, LifecycleStatus, LimitScope, Method, PageStyle,
     ParamLocation, ResourceShape, ResponseKind, Role, UpdateStyle,
 };
+pub use error::Error;
 pub use index::{ApiIndex, AreaIndex, Index, Span};
 pub use model::{
     ApiInfo, ErrorFamily, Hosts, Paging, Param, RateLimit, RequestBody, ResponseBody, Route, Table,
@@ -61,15 +63,15 @@ impl Catalog {
     /// resolved (see [`Schemas`]). An error names what did not parse (a generator and a catalog
     /// of different versions).
     #[cfg(feature = "tables")]
-    pub fn get() -> Result<&'static Catalog, String> {
-        static CATALOG: OnceLock<Result<Catalog, String>> = OnceLock::new();
+    pub fn get() -> Result<&'static Catalog, Error> {
+        static CATALOG: OnceLock<Result<Catalog, Error>> = OnceLock::new();
         CATALOG
             .get_or_init(|| {
                 let index = Index::get()?;
                 let apis = TABLES
                     .iter()
                     .map(|(name, text)| compiled_table(index, name, text))
-                    .collect::<Result<Vec<Table>, String>>()?;
+                    .collect::<Result<Vec<Table>, Error>>()?;
                 Ok(Catalog { apis })
             })
             .as_ref()
@@ -79,11 +81,11 @@ impl Catalog {
     /// The resource layer (every kind desired state manages, parents and referenced kinds
     /// first), parsed on first use. An error names what did not parse.
     #[cfg(feature = "tables")]
-    pub fn resources() -> Result<&'static Resources, String> {
-        static RESOURCES_PARSED: OnceLock<Result<Resources, String>> = OnceLock::new();
+    pub fn resources() -> Result<&'static Resources, Error> {
+        static RESOURCES_PARSED: OnceLock<Result<Resources, Error>> = OnceLock::new();
         RESOURCES_PARSED
             .get_or_init(|| {
-                serde_json::from_str(RESOURCES).map_err(|e| format!("resource layer table: {e}"))
+                serde_json::from_str(RESOURCES).map_err(|e| Error::parse("resource layer", e))
             })
             .as_ref()
             .map_err(Clone::clone)
@@ -107,7 +109,7 @@ impl Catalog {
 
 /// One compiled-in table: its header and routes parsed, its schemas found through the index.
 #[cfg(feature = "tables")]
-fn compiled_table(index: &Index, name: &str, text: &'static str) -> Result<Table, String> {
+fn compiled_table(index: &Index, name: &str, text: &'static str) -> Result<Table, Error> {
     /// A table without its schemas (skipped, not parsed).
     #[derive(serde::Deserialize)]
     struct Routes {
@@ -116,10 +118,11 @@ fn compiled_table(index: &Index, name: &str, text: &'static str) -> Result<Table
         api: ApiInfo,
         routes: Vec<Route>,
     }
-    let r: Routes = serde_json::from_str(text).map_err(|e| format!("catalog table: {e}"))?;
+    let r: Routes =
+        serde_json::from_str(text).map_err(|e| Error::parse(format!("table of {name}"), e))?;
     let api = index
         .api(name)
-        .ok_or_else(|| format!("the catalog index has no API `{name}`"))?;
+        .ok_or_else(|| Error::NoApi(name.to_owned()))?;
     Ok(Table {
         generated: r.generated,
         api: r.api,

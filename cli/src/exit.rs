@@ -139,6 +139,12 @@ fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+impl From<ruckus_one_catalog::Error> for Failure {
+    fn from(e: ruckus_one_catalog::Error) -> Failure {
+        Failure::other(e.to_string())
+    }
+}
+
 impl From<Error> for Failure {
     fn from(e: Error) -> Failure {
         // The runtime's Display redacts secrets.

@@ -30,7 +30,7 @@ pub(crate) struct Area {
 fn once<T: Send + Sync>(
     cells: &'static OnceLock<Mutex<HashMap<String, &'static T>>>,
     key: &str,
-    build: impl FnOnce() -> Result<T, String>,
+    build: impl FnOnce() -> Result<T, ruckus_one_catalog::Error>,
 ) -> Result<&'static T, Failure> {
     let cells = cells.get_or_init(Default::default);
     let mut map = cells
@@ -39,13 +39,13 @@ fn once<T: Send + Sync>(
     if let Some(v) = map.get(key) {
         return Ok(v);
     }
-    let v: &'static T = Box::leak(Box::new(build().map_err(Failure::other)?));
+    let v: &'static T = Box::leak(Box::new(build()?));
     map.insert(key.to_owned(), v);
     Ok(v)
 }
 
 fn index() -> Result<&'static Index, Failure> {
-    Index::get().map_err(Failure::other)
+    Ok(Index::get()?)
 }
 
 fn api_index(name: &str) -> Result<&'static ApiIndex, Failure> {

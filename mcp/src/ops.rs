@@ -8,7 +8,7 @@ use ruckus_one_runtime as rt;
 
 /// The token service the tables name.
 pub(crate) fn auth() -> Result<&'static rt::internal::AuthSettings, String> {
-    let catalog = Catalog::get()?;
+    let catalog = Catalog::get().map_err(|e| e.to_string())?;
     let first = catalog.apis.first().ok_or("the catalog holds no API")?;
     Ok(rt::internal::described::auth_settings(first))
 }

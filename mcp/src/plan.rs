@@ -52,7 +52,7 @@ async fn plan(server: &Inner, args: &Map<String, Value>) -> Result<Value, String
             );
         }
     };
-    let resources = ruckus_one_catalog::Catalog::resources()?;
+    let resources = ruckus_one_catalog::Catalog::resources().map_err(|e| e.to_string())?;
     let (scope, desired) = state::document::read(&dir, resources).map_err(|e| e.to_string())?;
     let conn =
         state::Connection::new(server.client(), tenant.as_deref()).map_err(|e| e.to_string())?;

@@ -98,7 +98,7 @@ impl Inner {
         policy: Policy,
         own_tenant: Option<String>,
     ) -> Result<Inner, String> {
-        let catalog = ruckus_one_catalog::Catalog::get()?;
+        let catalog = ruckus_one_catalog::Catalog::get().map_err(|e| e.to_string())?;
         let index = Arc::new(Index::new(catalog));
         let searcher = Searcher::new(&index);
         let query = crate::invoke::activity_op(&index, "query_activities")?;

@@ -41,7 +41,7 @@ impl Simulator {
 
     /// Starts a simulator with `config` (on the current tokio runtime).
     pub async fn start_with(config: SimConfig) -> Result<Simulator, String> {
-        let model = Model::get()?;
+        let model = Model::get().map_err(|e| e.to_string())?;
         let router = Router::get(model);
         let listener = TcpListener::bind(config.listen)
             .await

@@ -52,7 +52,7 @@ fn seed(sim: &Simulator, size: &Size) -> Result<(), String> {
 /// The least time `calls` (by service) can take under the published limits: for each limit,
 /// the calls beyond its burst at its rate; the tenant-wide limit over every call.
 fn least_seconds(calls: &BTreeMap<String, usize>) -> Result<f64, String> {
-    let catalog = Catalog::get()?;
+    let catalog = Catalog::get().map_err(|e| e.to_string())?;
     let (_, table) = catalog.api("network").ok_or("no network API")?;
     let mut least: f64 = 0.0;
     for limit in &table.api.rate_limits {
@@ -68,7 +68,7 @@ fn least_seconds(calls: &BTreeMap<String, usize>) -> Result<f64, String> {
 
 /// The calls `sim` answered, by the service of their operation.
 fn calls_by_service(sim: &Simulator) -> Result<BTreeMap<String, usize>, String> {
-    let catalog = Catalog::get()?;
+    let catalog = Catalog::get().map_err(|e| e.to_string())?;
     let (_, table) = catalog.api("network").ok_or("no network API")?;
     let mut by = BTreeMap::new();
     for logged in sim.requests() {
@@ -94,12 +94,12 @@ fn peak_mib() -> f64 {
 async fn run(size: Size) -> Result<(), String> {
     let sim = Simulator::start_with(SimConfig::default().rate_limits(true)).await?;
     seed(&sim, &size)?;
-    let catalog = Catalog::get()?;
+    let catalog = Catalog::get().map_err(|e| e.to_string())?;
     let (_, table) = catalog.api("network").ok_or("no network API")?;
     let (id, secret) = sim.credentials();
     let config = Config::new(Credentials::new(id, secret)).base_url(sim.base_url());
     let client = Client::new(config, described::auth_settings(table)).map_err(|e| e.to_string())?;
-    let resources = Catalog::resources()?;
+    let resources = Catalog::resources().map_err(|e| e.to_string())?;
     let conn = state::Connection::new(&client, None).map_err(|e| e.to_string())?;
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
 

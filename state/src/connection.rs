@@ -42,7 +42,7 @@ impl<'a> Connection<'a> {
         Ok(Connection {
             client,
             tenant: tenant.map(str::to_owned),
-            catalog: Catalog::get().map_err(Error::Resources)?,
+            catalog: Catalog::get().map_err(|e| Error::Resources(e.to_string()))?,
             wait: WaitOptions::default(),
         })
     }

@@ -98,7 +98,7 @@ pub async fn simulate(
 }
 
 fn sim_client(sim: &Simulator) -> Result<Client, Error> {
-    let catalog = Catalog::get().map_err(Error::Resources)?;
+    let catalog = Catalog::get().map_err(|e| Error::Resources(e.to_string()))?;
     let table = catalog
         .apis
         .first()

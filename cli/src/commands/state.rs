@@ -117,9 +117,7 @@ pub(super) fn run(
 /// The catalog's resource layer, or the one `--resources` names.
 fn load_resources(m: &ArgMatches) -> Result<state::Resources, Failure> {
     let Some(path) = m.get_one::<String>("resources") else {
-        return ruckus_one_catalog::Catalog::resources()
-            .cloned()
-            .map_err(Failure::other);
+        return Ok(ruckus_one_catalog::Catalog::resources()?.clone());
     };
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::usage(format!("--resources {path}: {e}")))?;

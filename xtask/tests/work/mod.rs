@@ -6,6 +6,11 @@
 //! Each test binary that uses it installs the allocator:
 //! `#[global_allocator] static ALLOCATOR: work::Counting = work::Counting;`.
 
+#![allow(
+    unsafe_code,
+    reason = "a global allocator is an unsafe trait; every call is forwarded to the system's"
+)]
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
