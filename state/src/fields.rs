@@ -4,7 +4,7 @@
 //! environment).
 
 use crate::error::Error;
-use crate::model::{Address, Secrets};
+use crate::model::{Address, Secrets, State};
 use crate::pointer;
 use ruckus_one_catalog::{FieldFlag, ResourceKind, ResourceShape};
 use serde_json::Value;
@@ -29,6 +29,22 @@ impl Env {
     /// The variables of `vars`.
     pub fn from_map(vars: BTreeMap<String, String>) -> Env {
         Env(Arc::new(move |name| vars.get(name).cloned()))
+    }
+
+    /// The live values of the secrets of `state`, each under the variable its placeholder
+    /// names: what an apply of `state`'s export to another tenant sends (a copy of a tenant,
+    /// the seeding of a simulator).
+    pub fn of_secrets(state: &State) -> Env {
+        let mut vars = BTreeMap::new();
+        for obj in state.objects.values() {
+            for (at, value) in &obj.secrets.0 {
+                let text = value
+                    .as_str()
+                    .map_or_else(|| value.to_string(), str::to_owned);
+                vars.insert(secret_variable(&obj.address, at), text);
+            }
+        }
+        Env::from_map(vars)
     }
 
     /// The value of `name`.
