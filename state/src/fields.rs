@@ -126,7 +126,8 @@ fn strip(kind: &ResourceKind, doc: &mut Value) {
         remove_all(doc, &path);
     }
     if kind.shape == ResourceShape::Collection {
-        if let Some(id) = &kind.id_field {
+        // An id that is also the object's identity (an AP's serial number) names the object.
+        if let Some(id) = kind.id_field.as_ref().filter(|f| !kind.identity.contains(f)) {
             remove_all(doc, id);
         }
     }
@@ -261,6 +262,24 @@ mod tests {
             "provenance": "x"
         }))
         .unwrap()
+    }
+
+    #[test]
+    fn an_id_that_is_the_identity_stays_in_the_document() {
+        let mut kind = kind();
+        kind.identity = vec!["/serialNumber".into()];
+        kind.id_field = Some("/serialNumber".into());
+        let a = Address {
+            kind: "ap".into(),
+            parents: vec!["Lobby".into()],
+            name: "S1".into(),
+        };
+        let raw = serde_json::json!({"serialNumber": "S1", "name": "AP"});
+        let (doc, _) = comparable(&kind, &a, &raw, &|_, _| None);
+        assert_eq!(doc, raw);
+        kind.identity = vec!["/name".into()];
+        let (doc, _) = comparable(&kind, &a, &raw, &|_, _| None);
+        assert_eq!(doc, serde_json::json!({"name": "AP"}));
     }
 
     #[test]
