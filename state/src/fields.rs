@@ -127,7 +127,11 @@ fn strip(kind: &ResourceKind, doc: &mut Value) {
     }
     if kind.shape == ResourceShape::Collection {
         // An id that is also the object's identity (an AP's serial number) names the object.
-        if let Some(id) = kind.id_field.as_ref().filter(|f| !kind.identity.contains(f)) {
+        if let Some(id) = kind
+            .id_field
+            .as_ref()
+            .filter(|f| !kind.identity.contains(f))
+        {
             remove_all(doc, id);
         }
     }
