@@ -3,7 +3,7 @@
 //! idempotency key: before a create is sent, the object is looked up by its identity, so a
 //! create that an earlier (killed) run may have sent is never sent twice.
 
-use crate::connection::{Connection, Params, Sent};
+use crate::connection::{Connection, Params, Sent, one_or_batch};
 use crate::error::Error;
 use crate::fields::{self, Env};
 use crate::journal::{Entry, Journal, StepState};
@@ -312,13 +312,9 @@ async fn create(
         return Ok((Outcome::Existing, Some(id)));
     }
     let (body, pending) = ctx.body(kind, address, true)?;
-    let takes_body = ctx
-        .conn
-        .route(&kind.api, &step.operation)?
-        .1
-        .request
-        .is_some();
-    let body = takes_body.then_some(&body);
+    let (table, route) = ctx.conn.route(&kind.api, &step.operation)?;
+    let body = one_or_batch(table, route, body);
+    let body = route.request.is_some().then_some(&body);
     let (sent, running) = ctx.send(kind, &step.operation, &params, body, key).await?;
     if let Some(request_id) = running {
         // Still running, but perhaps already there: its id for the steps that refer to it.

@@ -267,11 +267,40 @@ impl<'a> Connection<'a> {
     }
 }
 
+/// The body a create of one object sends: the object, or a list of it when the operation
+/// takes a batch (a venue's switches are added as a list of them).
+pub(crate) fn one_or_batch(table: &Table, route: &Route, body: Value) -> Value {
+    let batch = route.request.as_ref().is_some_and(|rb| {
+        table.deref(&rb.schema).get("type").and_then(Value::as_str) == Some("array")
+    });
+    match body {
+        Value::Array(_) => body,
+        one if batch => Value::Array(vec![one]),
+        one => one,
+    }
+}
+
 /// An id as text (a string, or a number's decimal text).
 pub(crate) fn id_text(v: &Value) -> Option<String> {
     match v {
         Value::String(s) if !s.is_empty() => Some(s.clone()),
         Value::Number(n) => Some(n.to_string()),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_batch_create_sends_a_list_of_one() {
+        let catalog = Catalog::get().unwrap();
+        let (_, table) = catalog.api("network").unwrap();
+        let switches = table.route("create_venue_switch").unwrap();
+        let venues = table.route("create_venue").unwrap();
+        let one = json!({"name": "S"});
+        assert_eq!(one_or_batch(table, switches, one.clone()), json!([one]));
+        assert_eq!(one_or_batch(table, venues, one.clone()), one);
     }
 }

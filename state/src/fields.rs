@@ -4,7 +4,7 @@
 //! environment).
 
 use crate::error::Error;
-use crate::model::{Address, Secrets};
+use crate::model::{Address, Secrets, State};
 use crate::pointer;
 use ruckus_one_catalog::{FieldFlag, ResourceKind, ResourceShape};
 use serde_json::Value;
@@ -29,6 +29,22 @@ impl Env {
     /// The variables of `vars`.
     pub fn from_map(vars: BTreeMap<String, String>) -> Env {
         Env(Arc::new(move |name| vars.get(name).cloned()))
+    }
+
+    /// The live values of the secrets of `state`, each under the variable its placeholder
+    /// names: what an apply of `state`'s export to another tenant sends (a copy of a tenant,
+    /// the seeding of a simulator).
+    pub fn of_secrets(state: &State) -> Env {
+        let mut vars = BTreeMap::new();
+        for obj in state.objects.values() {
+            for (at, value) in &obj.secrets.0 {
+                let text = value
+                    .as_str()
+                    .map_or_else(|| value.to_string(), str::to_owned);
+                vars.insert(secret_variable(&obj.address, at), text);
+            }
+        }
+        Env::from_map(vars)
     }
 
     /// The value of `name`.
@@ -250,6 +266,24 @@ mod tests {
     }
 
     #[test]
+    fn an_id_that_is_the_identity_stays_in_the_document() {
+        let mut kind = kind();
+        kind.identity = vec!["/serialNumber".into()];
+        kind.id_field = Some("/serialNumber".into());
+        let a = Address {
+            kind: "ap".into(),
+            parents: vec!["Lobby".into()],
+            name: "S1".into(),
+        };
+        let raw = serde_json::json!({"serialNumber": "S1", "name": "AP"});
+        let (doc, _) = comparable(&kind, &a, &raw, &|_, _| None);
+        assert_eq!(doc, raw);
+        kind.identity = vec!["/name".into()];
+        let (doc, _) = comparable(&kind, &a, &raw, &|_, _| None);
+        assert_eq!(doc, serde_json::json!({"name": "AP"}));
+    }
+
+    #[test]
     fn references_become_names_and_names_become_ids_again() {
         let kind = kind();
         let a = Address {
@@ -282,27 +316,5 @@ mod tests {
         let unknown = serde_json::json!({"name": "G", "vlanPoolIds": ["Nowhere"]});
         let e = wire(&kind, &a, &unknown, &ids, &env).unwrap_err();
         assert!(e.to_string().contains("vlan_pool Nowhere"), "{e}");
-    }
-
-    #[test]
-    fn an_id_that_names_the_object_stays_in_its_document() {
-        let mut ap = kind();
-        ap.identity = vec!["/serialNumber".into()];
-        ap.id_field = Some("/serialNumber".into());
-        let a = Address {
-            kind: "ap_group".into(),
-            parents: vec!["Lobby".into()],
-            name: "302000000001".into(),
-        };
-        let raw = serde_json::json!({"serialNumber": "302000000001", "name": "Hall"});
-        let (doc, _) = comparable(&ap, &a, &raw, &|_: &str, _: &str| None);
-        assert_eq!(doc["serialNumber"], "302000000001", "{doc}");
-        let (doc, _) = comparable(
-            &kind(),
-            &a,
-            &serde_json::json!({"id": "g-1", "name": "G"}),
-            &|_: &str, _: &str| None,
-        );
-        assert!(doc.get("id").is_none(), "{doc}");
     }
 }

@@ -39,7 +39,7 @@ pub async fn read(
             Some(p) => raws
                 .iter()
                 .filter(|r| &r.address.kind == p)
-                .map(|r| (r.address.chain(), r.params.clone()))
+                .map(|r| (r.address.chain(), under(kind, r)))
                 .collect(),
         };
         for (chain, params) in parents {
@@ -71,6 +71,17 @@ pub async fn read(
         });
     }
     Ok(state)
+}
+
+/// The path parameters of a list of `kind` under `parent`: the parent's own, and the
+/// parent's id under the name `kind`'s routes give it (an identity group is `{id}` in its own
+/// routes, `{groupId}` in its identities').
+fn under(kind: &ResourceKind, parent: &Raw) -> Params {
+    let mut params = parent.params.clone();
+    if let (Some(param), Some(id)) = (&kind.parent_param, &parent.id) {
+        params.insert(param.clone(), id.clone());
+    }
+    params
 }
 
 /// The objects of `kind` under the parent whose chain of names is `chain`.
@@ -234,4 +245,31 @@ pub(crate) async fn list(
 /// The addresses of `state` (for [`Scope::retain`]).
 pub(crate) fn addresses(state: &State) -> BTreeSet<Address> {
     state.objects.keys().cloned().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_child_is_listed_with_its_parent_id_under_its_own_parameter_name() {
+        let identity: ResourceKind = serde_json::from_value(json!({
+            "name": "identity", "api": "network", "title": "t", "shape": "collection",
+            "parent": "identity_group", "parent_param": "groupId", "identity": ["/name"],
+            "id_field": "/id", "id_param": "id", "operations": {}, "provenance": "x"
+        }))
+        .unwrap();
+        let group = Raw {
+            address: Address {
+                kind: "identity_group".into(),
+                parents: vec![],
+                name: "Residents".into(),
+            },
+            params: Params::from([("id".to_owned(), "g-1".to_owned())]),
+            id: Some("g-1".into()),
+            raw: json!({}),
+        };
+        let params = under(&identity, &group);
+        assert_eq!(params.get("groupId").map(String::as_str), Some("g-1"));
+    }
 }

@@ -4,7 +4,7 @@
 use crate::apply::{ApplyOptions, StepReport, apply};
 use crate::connection::Connection;
 use crate::error::Error;
-use crate::fields::{Env, secret_variable};
+use crate::fields::Env;
 use crate::journal::Journal;
 use crate::model::State;
 use crate::plan::{Plan, PlanOptions, plan};
@@ -14,7 +14,6 @@ use ruckus_one_runtime::internal::described;
 use ruckus_one_runtime::{Client, Config, Credentials, WaitOptions};
 use ruckus_one_sim::{SimConfig, Simulator};
 use serde::Serialize;
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// What a simulated apply did.
@@ -115,16 +114,7 @@ fn sim_client(sim: &Simulator) -> Result<Client, Error> {
 /// Creates the `live` objects in the simulator (as an apply to an empty tenant does), with
 /// the live values of their secrets.
 async fn seed(conn: &Connection<'_>, resources: &Resources, live: &State) -> Result<(), Error> {
-    let mut secrets = BTreeMap::new();
-    for obj in live.objects.values() {
-        for (at, value) in &obj.secrets.0 {
-            let text = value
-                .as_str()
-                .map_or_else(|| value.to_string(), str::to_owned);
-            secrets.insert(secret_variable(&obj.address, at), text);
-        }
-    }
-    let env = Env::from_map(secrets);
+    let env = Env::of_secrets(live);
     let options = PlanOptions {
         prune: false,
         env: env.clone(),
