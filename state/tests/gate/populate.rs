@@ -118,7 +118,10 @@ impl Population {
             };
             self.references(kind, item, true)?;
             let op = kind.operations.update.as_deref().ok_or("no update")?;
-            let (_, table) = Catalog::get()?.api(&kind.api).ok_or("no API")?;
+            let (_, table) = Catalog::get()
+                .map_err(|e| e.to_string())?
+                .api(&kind.api)
+                .ok_or("no API")?;
             let route = table.route(op).ok_or(format!("no operation {op}"))?;
             send(client, table, route, &made.params, Some(&body))
                 .await
@@ -162,7 +165,7 @@ impl Population {
     }
 
     async fn make(&mut self, client: &Client, kind: &ResourceKind, n: usize) -> Result<(), String> {
-        let catalog = Catalog::get()?;
+        let catalog = Catalog::get().map_err(|e| e.to_string())?;
         let (_, table) = catalog
             .api(&kind.api)
             .ok_or(format!("no API {}", kind.api))?;
