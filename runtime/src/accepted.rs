@@ -193,8 +193,11 @@ impl<'a> Request<'a> {
         let client = self.client().clone();
         let tenant = self.acting_tenant();
         Sending::new(self.send_boxed(), move |raw| {
-            let body = raw.json::<T>()?;
             let answer = serde_json::from_slice::<Value>(raw.body()).unwrap_or(Value::Null);
+            let body = match raw.json::<T>() {
+                Ok(body) => body,
+                Err(error) => accepted_anyway::<T>(&answer).ok_or(error)?,
+            };
             let created_id = created_id(&answer);
             let request_id = match answer.get("requestId") {
                 Some(Value::String(id)) if !id.is_empty() => Some(id.clone()),
@@ -241,6 +244,25 @@ impl<'a> Request<'a> {
             })
         })
     }
+}
+
+/// The answer of an accepted write whose `response` its type cannot hold (a partial object:
+/// `{"id": ...}` alone, `{}`), decoded without that `response`: the service took the write, so
+/// the caller gets its request id and [`created_id`](Accepted::created_id) (read from the
+/// answer as it came), never an error that would have it send the write again. `None` when the
+/// answer has no request id, or its type cannot do without `response` either.
+fn accepted_anyway<T: DeserializeOwned>(answer: &Value) -> Option<T> {
+    let Some(Value::String(id)) = answer.get("requestId") else {
+        return None;
+    };
+    if id.is_empty() {
+        return None;
+    }
+    let mut without = answer.as_object()?.clone();
+    without.remove("response");
+    serde_json::from_value(Value::Object(without))
+        .or_else(|_| serde_json::from_value(serde_json::json!({ "requestId": id })))
+        .ok()
 }
 
 /// The id of what a write created, from its answer (see [`Accepted::created_id`]).
@@ -311,5 +333,85 @@ mod tests {
         ] {
             assert_eq!(created_id(&answer), None, "{answer}");
         }
+    }
+
+    /// An envelope as the generated client types it: the created object in `response`, its
+    /// `name` required.
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(rename_all = "camelCase")]
+    struct Envelope {
+        request_id: String,
+        response: Option<Venue>,
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Venue {
+        name: String,
+        id: Option<String>,
+    }
+
+    #[test]
+    fn a_partial_response_of_an_accepted_write_is_no_error() {
+        for answer in [
+            json!({"requestId": "r-1", "response": {"id": "venue-0"}}),
+            json!({"requestId": "r-1", "response": {}}),
+            json!({"requestId": "r-1", "response": [1, 2]}),
+        ] {
+            assert!(serde_json::from_value::<Envelope>(answer.clone()).is_err());
+            let typed: Envelope = super::accepted_anyway(&answer).expect("accepted");
+            assert_eq!(typed.request_id, "r-1");
+            assert!(typed.response.is_none());
+        }
+        let whole = json!({"requestId": "r-1", "response": {"id": "v", "name": "Lobby"}});
+        assert!(super::accepted_anyway::<Envelope>(&json!({"response": {}})).is_none());
+        assert!(
+            super::accepted_anyway::<Envelope>(&json!({"requestId": "", "response": {}})).is_none()
+        );
+        let typed: Envelope =
+            serde_json::from_value(whole).expect("a whole object decodes as it is");
+        assert_eq!(typed.response.map(|v| v.name), Some("Lobby".to_owned()));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(10_000))]
+        /// Whatever `response` an accepted write's answer carries, an answer with a request id
+        /// decodes (as it is, or without its `response`) and keeps its created id.
+        #[test]
+        fn no_accepted_answer_with_a_request_id_is_an_error(response in any_json(3)) {
+            let answer = json!({"requestId": "r-1", "response": response});
+            let typed = serde_json::from_value::<Envelope>(answer.clone())
+                .ok()
+                .or_else(|| super::accepted_anyway::<Envelope>(&answer));
+            proptest::prop_assert!(typed.is_some(), "{answer}");
+            let id = answer["response"].get("id").and_then(|v| match v {
+                serde_json::Value::String(s) if !s.is_empty() => Some(s.clone()),
+                serde_json::Value::Number(n) => Some(n.to_string()),
+                _ => None,
+            });
+            proptest::prop_assert_eq!(super::created_id(&answer), id);
+        }
+    }
+
+    /// Any JSON value up to `depth` levels, objects often holding `id` and `name`.
+    fn any_json(depth: u32) -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::from),
+            any::<i64>().prop_map(serde_json::Value::from),
+            "[a-z0-9-]{0,8}".prop_map(serde_json::Value::from),
+        ];
+        leaf.prop_recursive(depth, 24, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::from),
+                proptest::collection::btree_map(
+                    prop_oneof![Just("id".to_owned()), Just("name".to_owned()), "[a-z]{1,6}"],
+                    inner,
+                    0..4
+                )
+                .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+            ]
+        })
     }
 }

@@ -168,11 +168,8 @@ impl<'a> Samples<'a> {
             for (key, target) in chosen.into_iter().chain(tags.iter()) {
                 let mut base = v.and_then(Value::as_object).cloned().unwrap_or_default();
                 base.insert(prop.to_owned(), Value::String((*key).clone()));
-                // A mapping names its variant by reference; an unknown one is no candidate.
-                let Some(variant) = target.as_str().and_then(|r| self.table.resolve(r)) else {
-                    continue;
-                };
-                let mut c = self.go(Some(&Value::Object(base)), variant, depth + 1);
+                let target = json!({ "$ref": target });
+                let mut c = self.go(Some(&Value::Object(base)), &target, depth + 1);
                 with_tag(&mut c, prop, key);
                 candidates.push(c);
             }
@@ -215,8 +212,8 @@ impl<'a> Samples<'a> {
         let prop = d.get("propertyName").and_then(Value::as_str)?;
         let tag = v?.get(prop).and_then(Value::as_str)?;
         let target = d.get("mapping")?.get(tag)?.as_str()?;
-        let variant = self.table.resolve(target)?;
-        let mut c = self.go(v, variant, depth + 1);
+        let target = json!({ "$ref": target });
+        let mut c = self.go(v, &target, depth + 1);
         with_tag(&mut c, prop, tag);
         if c.get(prop).and_then(Value::as_str) != Some(tag) {
             return None;
