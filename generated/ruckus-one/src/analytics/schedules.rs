@@ -347,7 +347,7 @@ impl<'de> serde::Deserialize<'de> for ReportFrequency {
 #[non_exhaustive]
 pub enum ReportGranularity {
     /// `P1D`: One day.
-    P1D,
+    P1d,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -355,7 +355,7 @@ impl ReportGranularity {
     /// The wire value.
     pub fn as_str(&self) -> &str {
         match self {
-            Self::P1D => "P1D",
+            Self::P1d => "P1D",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -363,7 +363,7 @@ impl ReportGranularity {
 impl From<&str> for ReportGranularity {
     fn from(s: &str) -> Self {
         match s {
-            "P1D" => Self::P1D,
+            "P1D" => Self::P1d,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }
