@@ -1,10 +1,10 @@
-//! The operation tables (`catalog/<api>.json`, and `catalog/index.json`: where each API's header,
-//! areas' routes and schemas are in its table, the model of `ruckus-one-catalog`): per API its
-//! prefix, authentication, error families and rate limits, one route per generated operation
-//! (summary, method, path, parameters, request and response media types and schemas, statuses,
-//! versions, paging, whether it is asynchronous, its service, resource family and role) and the
-//! export's schemas without their prose. The simulator, the command line and the MCP server read
-//! them; nothing here is code. Also the coverage page
+//! The operation catalog's tables (`catalog/<api>.json`, and `catalog/index.json`: where each
+//! API's header, areas' routes and schemas are in its table, the model of `ruckus-one-catalog`):
+//! per API its prefix, authentication, error families and rate limits, one route per generated
+//! operation (summary, method, path, parameters, request and response media types and schemas,
+//! statuses, versions, paging, whether it is asynchronous, its service, resource family and
+//! role) and the export's schemas without their prose. The simulator, the command line and the
+//! MCP server read them; nothing here is code. Also the coverage page
 //! `docs/simulator-coverage.md`: what the simulator does and checks per operation.
 
 mod columns;
@@ -25,7 +25,8 @@ use ruckus_one_catalog::{
 use serde_yaml::{Mapping, Value};
 use std::collections::BTreeMap;
 
-/// Keys of the export's schemas the simulator has no use for (prose and provenance).
+/// Keys of the export's schemas the tables leave out (prose and provenance): none of their
+/// readers (the simulator, the command line, the MCP server) uses them.
 const PROSE_KEYS: [&str; 5] = [
     "description",
     "x-provenance",
