@@ -55,7 +55,7 @@ pub fn openapi(top: &Path) -> Result<BTreeMap<String, String>, Vec<Diagnostic>> 
     Ok(emit::openapi::files(&build(top)?))
 }
 
-/// The files of [`generate`], of [`openapi`] and the simulator's tables together, from one load
+/// The files of [`generate`], of [`openapi`] and the operation catalog's tables together, from one load
 /// and validation of the spec (what `cargo xtask generate` writes).
 pub fn generate_all(top: &Path) -> Result<BTreeMap<String, String>, Vec<Diagnostic>> {
     generate_all_cached(top, None)
@@ -68,19 +68,19 @@ pub fn generate_all_cached(
     cache: Option<&Path>,
 ) -> Result<BTreeMap<String, String>, Vec<Diagnostic>> {
     let ir = build(top)?;
-    // The OpenAPI export and the simulator's tables (values, no token streams) are made beside
+    // The OpenAPI export and the catalog's tables (values, no token streams) are made beside
     // the emitter's threads.
     if threads::workers(2) == 1 {
         let mut files = emit::emit(&ir, cache).map_err(|d| vec![d])?;
         files.extend(emit::openapi::files(&ir));
-        files.extend(emit::sim::files(&ir));
+        files.extend(emit::catalog::files(&ir));
         files.extend(resources::files(top, &files)?);
         return Ok(files);
     }
     let (files, others) = std::thread::scope(|scope| {
         let others = scope.spawn(|| {
             let mut others = emit::openapi::files(&ir);
-            others.extend(emit::sim::files(&ir));
+            others.extend(emit::catalog::files(&ir));
             others
         });
         let files = emit::emit(&ir, cache);

@@ -120,6 +120,53 @@ fn capitalise(word: &str) -> String {
     out
 }
 
+/// Digit then letter in a duration: an ISO 8601 duration (`P1D`, `PT15M`, `P1Y2M`, `PT1H30M`:
+/// `P`, then digits each followed by a designator, `T` before the time ones) is one code whose
+/// designators are no units of a name, so it is cased as Rust's UpperCamel case (and heck) do:
+/// `P1d`, `Pt15m`. Other letters after digits keep the unit rule (`Channel24G`, `Icx7X`).
+fn is_duration(name: &str) -> bool {
+    /// Digits then one of `designators`, once at least, and nothing else.
+    fn designated(part: &str, designators: &str) -> bool {
+        let mut digits = false;
+        let mut any = false;
+        for c in part.chars() {
+            if c.is_ascii_digit() {
+                digits = true;
+            } else if digits && designators.contains(c) {
+                (digits, any) = (false, true);
+            } else {
+                return false;
+            }
+        }
+        any && !digits
+    }
+    let Some(rest) = name.strip_prefix('P') else {
+        return false;
+    };
+    match rest.split_once('T') {
+        Some((date, time)) => {
+            (date.is_empty() || designated(date, "YMWD")) && designated(time, "HMS")
+        }
+        None => designated(rest, "YMWD"),
+    }
+}
+
+/// The UpperCamel words of a name: one word for a duration ([`is_duration`]), else each word
+/// of the rule capitalised.
+fn camel_words(name: &str) -> Vec<String> {
+    if is_duration(name) {
+        let mut chars = name.chars();
+        let first = chars.next().map(|c| c.to_ascii_uppercase());
+        return vec![
+            first
+                .into_iter()
+                .chain(chars.map(|c| c.to_ascii_lowercase()))
+                .collect(),
+        ];
+    }
+    cased_words(name).iter().map(|w| capitalise(w)).collect()
+}
+
 /// The words in snake case.
 pub fn snake_words(wire: &str) -> String {
     words(wire).join("_")
@@ -161,13 +208,13 @@ pub fn shouty(id: &str) -> String {
 
 /// UpperCamelCase for a type derived from other names (builder structs, inline types).
 pub fn camel(name: &str) -> String {
-    cased_words(name).iter().map(|w| capitalise(w)).collect()
+    camel_words(name).concat()
 }
 
 /// The words, each capitalised as [`camel`] writes it (`PskWifiNetwork` -> `Psk`, `Wifi`,
 /// `Network`): for prose made from a name.
 pub fn title_words(name: &str) -> Vec<String> {
-    cased_words(name).iter().map(|w| capitalise(w)).collect()
+    camel_words(name)
 }
 
 /// Keywords of the 2024 edition (the generated crate's) that syn still takes for identifiers.
@@ -260,7 +307,32 @@ mod tests {
         assert_eq!(camel("dot1XEnabled"), "Dot1XEnabled");
         assert_eq!(camel("getMSP-ECs"), "GetMspEcs");
         assert_eq!(variant("2.4G").as_deref(), Some("V24G"));
+        assert_eq!(camel("radio24GHz"), "Radio24GHz");
         assert_eq!(shouty("get_msp_ecs"), "GET_MSP_ECS");
+    }
+
+    /// Digit then letter in a duration: Rust's UpperCamel case (heck's), no unit.
+    #[test]
+    fn durations_are_camel_cased_as_rust_does() {
+        assert_eq!(variant("P1D").as_deref(), Some("P1d"));
+        assert_eq!(variant("PT15M").as_deref(), Some("Pt15m"));
+        assert_eq!(variant("PT1H30M").as_deref(), Some("Pt1h30m"));
+        assert_eq!(variant("P1Y2M3DT4H").as_deref(), Some("P1y2m3dt4h"));
+        assert_eq!(title_words("P1D"), ["P1d"]);
+        assert_eq!(snake("PT15M").as_deref(), Some("pt15m"));
+        // No duration: a designator without digits, a time part without `T`, other letters.
+        for not in ["P", "PT", "PD", "P1", "P1H", "PT1D", "P1DT", "PX1D", "p1d"] {
+            assert!(!is_duration(not), "{not}");
+        }
+        // Units and codes after digits keep their case as before.
+        assert_eq!(variant("ICX7X").as_deref(), Some("Icx7X"));
+        assert_eq!(variant("K2A_MIGRATION").as_deref(), Some("K2AMigration"));
+        assert_eq!(variant("ICX7150-C12P").as_deref(), Some("Icx7150C12P"));
+        assert_eq!(variant("24G").as_deref(), Some("V24G"));
+        assert_eq!(variant("5GHz").as_deref(), Some("V5GHz"));
+        assert_eq!(camel("Radio24GHz"), "Radio24GHz");
+        assert_eq!(camel("channel24G"), "Channel24G");
+        assert_eq!(camel("dot1XEnabled"), "Dot1XEnabled");
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! What each role does with the state (see the generator's `emit/sim/family.rs` for how roles
+//! What each role does with the state (see the generator's `emit/catalog/family.rs` for how roles
 //! are inferred). A role returns the candidate answer (stored object, page, activity) that the
 //! handler makes valid for the operation's response schema; `None` means a canned answer.
 

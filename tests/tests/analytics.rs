@@ -593,7 +593,7 @@ fn assert_schedule(schedule: &Schedule) {
         Some(json!({"emails": ["ops@example.com"]}))
     );
     assert_eq!(schedule.frequency, Some(ReportFrequency::Monthly));
-    assert_eq!(schedule.granularity, Some(ReportGranularity::P1D));
+    assert_eq!(schedule.granularity, Some(ReportGranularity::P1d));
     assert_eq!(schedule.format, Some(ReportFormat::Pdf));
     assert_eq!(schedule.timezone, s("Europe/Paris"));
     assert_eq!(schedule.executed_at, s("2024-05-01T00:00:00Z"));
@@ -709,7 +709,7 @@ async fn create_schedule() {
         .report_name(ReportName::AccessPoints)
         .description("AP report")
         .frequency(ReportFrequency::Monthly)
-        .granularity(ReportGranularity::P1D)
+        .granularity(ReportGranularity::P1d)
         .format(ReportFormat::Csv)
         .timezone("Europe/Paris")
         .recipients(json!({"emails": ["ops@example.com"]}))

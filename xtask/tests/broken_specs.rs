@@ -441,7 +441,7 @@ fn valid_spec_generates_deterministically_and_check_detects_edits() {
         text(&check.stderr)
     );
 
-    let rel = format!("{BASE_CRATE}/src/demo/items.rs");
+    let rel = format!("{BASE_CRATE}/src/demo/items/types.rs");
     let edited = out.join(&rel);
     let mut content = std::fs::read_to_string(&edited).expect("read generated file");
     content = content.replacen("pub struct Item {", "pub struct Item { // hand edit", 1);

@@ -5,7 +5,7 @@
 
 use super::describe::provenance_line;
 use super::text::{code, doc, ident, inner_doc, prose, toml_str};
-use super::types::emit_type;
+use super::types::{TypeItems, emit_type};
 use super::{builder, gates, ops, services};
 use crate::ir::{ApiIr, AreaIr, Ir, OpIr};
 use crate::names;
@@ -391,20 +391,20 @@ fn feature_markers(api: &ApiIr, area_features: bool) -> Vec<TokenStream> {
     }).collect()
 }
 
-/// `<api>/<area>.rs`: the area's types, then its operations, as pieces (the module docs, each
-/// type, the handler, the waiter, each operation's items) that are made and formatted one at a
-/// time: an area of many types never holds its tokens and syntax tree all at once (an area file
-/// of 50 MB needed 12 GB when it was one token stream).
-/// An area module's items, by what they are: its docs (inner attributes), its types, its
-/// handler (with the API client's waiter where the area holds the activity operation), and the
-/// request builders of its operations.
+/// An area module's items, by what they are: its docs (inner attributes), its types (each by
+/// concern), its handler (with the API client's waiter where the area holds the activity
+/// operation), and the request builders of its operations.
 pub struct AreaPieces {
     pub docs: TokenStream,
-    pub types: Vec<TokenStream>,
+    pub types: Vec<TypeItems>,
     pub handler: Vec<TokenStream>,
     pub requests: Vec<TokenStream>,
 }
 
+/// `<api>/<area>.rs` and its directory: the area's types, then its operations, as pieces (the
+/// module docs, each type's items, the handler, the waiter, each operation's items) that are
+/// made and formatted one at a time: an area of many types never holds its tokens and syntax
+/// tree all at once (an area file of 50 MB needed 12 GB when it was one token stream).
 pub fn area_file(
     api: &ApiIr,
     area: &AreaIr,
@@ -438,10 +438,8 @@ pub fn area_file(
     }
     let docs = inner_doc(&lines);
     let types = area.types.iter().map(|t| {
-        gates::on_each_item(
-            &gates::shared_type(t, area_features),
-            emit_type(t, &area.name, api),
-        )
+        let gate = gates::shared_type(t, area_features);
+        emit_type(t, &area.name, api).map(|items| gates::on_each_item(&gate, items))
     });
     let generated: Vec<&OpIr> = area
         .operations

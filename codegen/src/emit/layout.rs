@@ -1,21 +1,53 @@
-//! Where an area's code goes: one file while it is small, else a directory by meaning. An
-//! area whose file would pass [`MAX_FILE_LINES`] keeps its docs and handler in `<area>.rs` and
-//! moves its types to `<area>/types.rs` and its request builders to `<area>/requests.rs`
-//! (numbered `types_1.rs`, `types_2.rs`, ... where one would still be too long), brought back
-//! with `include!`: the items stay in the area's module, so no path and no name changes, and a
-//! reader and rustdoc see the same API either way.
+//! Where an area's code goes: a directory by concern, the same for every area. The module file
+//! `<api>/<area>.rs` holds the area's docs and its handler, and includes the files of
+//! `<api>/<area>/` (those with items), one per concern:
+//!
+//! - `types.rs`: the declarations of the area's models (structs) and aliases, with their docs;
+//! - `enums.rs`: its enums and unions with their docs, conversions (`as_str`, `From`), `Display`
+//!   and `Debug`;
+//! - `builders.rs`: how its models are made (`new` and the `with_...` setters, or `builder()`
+//!   and the builder);
+//! - `serialize.rs`: the `Serialize` impls (and the models' `WriteFields`);
+//! - `deserialize.rs`: the `Deserialize` impls;
+//! - `requests.rs`: the request builders and descriptors of its operations.
+//!
+//! The parts are brought back with `include!`: the items stay in the area's module, so no path
+//! and no name changes, generated code keeps its `super::` paths, and a reader and rustdoc see
+//! the same API as from one file. A file never splits by length.
 
 use super::cache;
 use super::krate::AreaPieces;
 use super::text::PREAMBLE;
+use super::types::TypeItems;
 use crate::diag::Diagnostic;
+use proc_macro2::TokenStream;
 use std::path::Path;
 
-/// The most lines a generated file may have.
-pub const MAX_FILE_LINES: usize = 10_000;
-
-/// The most lines of one included part, leaving room under [`MAX_FILE_LINES`].
-const PART_LINES: usize = 9_000;
+/// The files of an area's directory, in the order its module file includes them: file name and
+/// what it holds (the file's first comment).
+const PARTS: [(&str, &str); 6] = [
+    (
+        "types",
+        "the declarations of the area's models and aliases, with their docs",
+    ),
+    (
+        "enums",
+        "the area's enums and unions, with their docs and conversions",
+    ),
+    (
+        "builders",
+        "how the area's models are made: `new` and the `with_...` setters, or a builder",
+    ),
+    (
+        "serialize",
+        "the `Serialize` (and `WriteFields`) impls of the area's types",
+    ),
+    ("deserialize", "the `Deserialize` impls of the area's types"),
+    (
+        "requests",
+        "the request builders and descriptors of the area's operations",
+    ),
+];
 
 /// `(path, text)` of the files of one area whose module file is `path` (`.../<area>.rs`).
 pub fn area_files(
@@ -26,67 +58,51 @@ pub fn area_files(
     area: &str,
 ) -> Result<Vec<(String, String)>, Diagnostic> {
     let mut cached = cache::Pieces::open(cache, path);
-    let mut text = |tokens| cached.get(tokens, |t| super::format(t, what));
-    let docs = text(pieces.docs)?;
-    let types = pieces
-        .types
+    let mut text = |tokens: TokenStream| match tokens.is_empty() {
+        true => Ok(String::new()),
+        false => cached.get(tokens, |t| super::format(t, what)),
+    };
+    let mut join = |parts: Vec<TokenStream>| {
+        let mut out = String::new();
+        for tokens in parts {
+            out.push_str(&text(tokens)?);
+        }
+        Ok::<_, Diagnostic>(out)
+    };
+    let docs = join(vec![pieces.docs])?;
+    let mut parts = Vec::from(by_concern(pieces.types));
+    parts.push(pieces.requests);
+    let bodies = parts
         .into_iter()
-        .map(&mut text)
+        .map(&mut join)
         .collect::<Result<Vec<_>, _>>()?;
-    let handler = pieces
-        .handler
-        .into_iter()
-        .map(&mut text)
-        .collect::<Result<Vec<_>, _>>()?;
-    let requests = pieces
-        .requests
-        .into_iter()
-        .map(&mut text)
-        .collect::<Result<Vec<_>, _>>()?;
+    let handler = join(pieces.handler)?;
     cached.save();
-    let lines = |parts: &[String]| parts.iter().map(|p| p.lines().count()).sum::<usize>();
-    let head = format!("// {PREAMBLE}\n#![cfg_attr(rustfmt, rustfmt::skip)]\n{docs}");
-    if lines(&types) + lines(&handler) + lines(&requests) + head.lines().count() <= MAX_FILE_LINES {
-        let body = [types, handler, requests].concat().concat();
-        return Ok(vec![(path.to_owned(), format!("{head}{body}"))]);
-    }
     let dir = path.trim_end_matches(".rs");
     let mut files = Vec::new();
     let mut includes = String::new();
-    for (kind, parts) in [("types", types), ("requests", requests)] {
-        let chunks = chunks(parts);
-        let numbered = chunks.len() > 1;
-        for (i, chunk) in chunks.into_iter().enumerate() {
-            let name = match numbered {
-                true => format!("{kind}_{}.rs", i + 1),
-                false => format!("{kind}.rs"),
-            };
-            includes.push_str(&format!("include!(\"{area}/{name}\");\n"));
-            files.push((format!("{dir}/{name}"), format!("// {PREAMBLE}\n{chunk}")));
+    for ((name, holds), body) in PARTS.iter().zip(bodies) {
+        if body.is_empty() {
+            continue;
         }
+        includes.push_str(&format!("include!(\"{area}/{name}.rs\");\n"));
+        let head =
+            format!("// {PREAMBLE}\n// In `{area}`: {holds} (included by `../{area}.rs`).\n");
+        files.push((format!("{dir}/{name}.rs"), format!("{head}{body}")));
     }
-    let root = format!("{head}{includes}{}", handler.concat());
+    let root =
+        format!("// {PREAMBLE}\n#![cfg_attr(rustfmt, rustfmt::skip)]\n{docs}{includes}{handler}");
     files.insert(0, (path.to_owned(), root));
     Ok(files)
 }
 
-/// Consecutive pieces joined into parts of at most [`PART_LINES`] lines (a piece longer than
-/// that is a part of its own).
-fn chunks(parts: Vec<String>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut current = String::new();
-    let mut count = 0;
-    for p in parts {
-        let n = p.lines().count();
-        if count > 0 && count + n > PART_LINES {
-            out.push(std::mem::take(&mut current));
-            count = 0;
+/// The types' items by concern (the first five of [`PARTS`]), each list in the types' order.
+fn by_concern(types: Vec<TypeItems>) -> [Vec<TokenStream>; 5] {
+    let mut out: [Vec<TokenStream>; 5] = Default::default();
+    for t in types {
+        for (list, tokens) in out.iter_mut().zip(t.into_parts()) {
+            list.push(tokens);
         }
-        current.push_str(&p);
-        count += n;
-    }
-    if !current.is_empty() {
-        out.push(current);
     }
     out
 }

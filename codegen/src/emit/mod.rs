@@ -2,6 +2,7 @@
 
 mod builder;
 pub(crate) mod cache;
+pub(crate) mod catalog;
 mod conformance;
 mod conformance_support;
 mod corpus;
@@ -17,7 +18,6 @@ pub(crate) mod openapi;
 mod ops;
 mod samples;
 mod services;
-pub(crate) mod sim;
 pub(crate) mod text;
 mod types;
 mod unions;

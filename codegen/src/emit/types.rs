@@ -1,5 +1,7 @@
 //! Models: structs with `new` (or a builder), aliases and raw JSON shapes; forward-compatible
-//! enums and unions are in [`super::unions`].
+//! enums and unions are in [`super::unions`]. Each type's items come by concern
+//! ([`TypeItems`]: declaration, constructors, serialize, deserialize), each for its own file of
+//! the area (`layout`).
 
 use super::describe::provenance_line;
 use super::field_doc::field_doc;
@@ -40,8 +42,58 @@ pub const RESERVED_TYPE_NAMES: &[&str] = &[
     "Vec",
 ];
 
+/// The items of one named type, by concern: each goes to the area file of its kind (see
+/// `layout`), so the declarations are read apart from their constructors and serde glue.
+#[derive(Default)]
+pub struct TypeItems {
+    /// The declaration of a model (a struct) or an alias, with its docs.
+    pub types: TokenStream,
+    /// The declaration of an enum or a union with its docs and conversions (`as_str`, `From`,
+    /// `Display`, `Debug`).
+    pub enums: TokenStream,
+    /// How a model is made: `new` and its `with_...` setters, or `builder()` and the builder.
+    pub builders: TokenStream,
+    /// `Serialize` (and a model's `WriteFields`).
+    pub serialize: TokenStream,
+    /// `Deserialize`.
+    pub deserialize: TokenStream,
+}
+
+impl TypeItems {
+    /// Only a declaration.
+    fn declaration(types: TokenStream) -> TypeItems {
+        TypeItems {
+            types,
+            ..TypeItems::default()
+        }
+    }
+
+    /// The parts in the order of the area's files (`layout`): types, enums, builders,
+    /// serialize, deserialize.
+    pub fn into_parts(self) -> [TokenStream; 5] {
+        [
+            self.types,
+            self.enums,
+            self.builders,
+            self.serialize,
+            self.deserialize,
+        ]
+    }
+
+    /// Each part through `f` (a gate on each of its items).
+    pub fn map(self, f: impl Fn(TokenStream) -> TokenStream) -> TypeItems {
+        TypeItems {
+            types: f(self.types),
+            enums: f(self.enums),
+            builders: f(self.builders),
+            serialize: f(self.serialize),
+            deserialize: f(self.deserialize),
+        }
+    }
+}
+
 /// The items of one named type of `api`.
-pub fn emit_type(t: &TypeIr, area: &str, api: &ApiIr) -> TokenStream {
+pub fn emit_type(t: &TypeIr, area: &str, api: &ApiIr) -> TypeItems {
     let mut lines = Vec::new();
     if !t.description.is_empty() {
         lines.extend([prose(&t.description), String::new()]);
@@ -62,7 +114,7 @@ pub fn emit_type(t: &TypeIr, area: &str, api: &ApiIr) -> TokenStream {
         TypeKind::Alias(target) => {
             let docs = doc(&lines);
             let target = rust_type(target, area);
-            quote!(#docs pub type #name = #target;)
+            TypeItems::declaration(quote!(#docs pub type #name = #target;))
         }
         TypeKind::NotShown(note) => {
             lines.insert(1, String::new());
@@ -74,7 +126,7 @@ pub fn emit_type(t: &TypeIr, area: &str, api: &ApiIr) -> TokenStream {
                 ),
             );
             let docs = doc(&lines);
-            quote!(#docs pub type #name = serde_json::Value;)
+            TypeItems::declaration(quote!(#docs pub type #name = serde_json::Value;))
         }
     }
 }
@@ -98,7 +150,7 @@ fn object(
     fields: &[FieldIr],
     open: bool,
     area: &str,
-) -> TokenStream {
+) -> TypeItems {
     let defaultable = fields.iter().all(|f| !f.required || f.nullable);
     lines.push(String::new());
     let optional: Vec<&FieldIr> = fields
@@ -141,21 +193,35 @@ fn object(
     } else {
         (quote!(), quote!())
     };
-    let decode = object_deserialize(name, fields, open);
-    let encode = object_serialize(name, fields, open);
-    let derives = quote! {
+    let types = quote! {
         #docs
         #[derive(Debug, Clone, PartialEq, #derive_default)]
         #[non_exhaustive]
         pub struct #name { #(#defs)* #open_def }
-
-        #encode
-        #decode
     };
-    if builder {
-        let builder = model_builder(name, fields, open_init, area);
-        return quote!(#derives #builder);
+    let builders = if builder {
+        model_builder(name, fields, open_init, area)
+    } else {
+        constructor(name, fields, &optional, open_init, open, area)
+    };
+    TypeItems {
+        types,
+        enums: TokenStream::new(),
+        builders,
+        serialize: object_serialize(name, fields, open),
+        deserialize: object_deserialize(name, fields, open),
     }
+}
+
+/// `new` (the required fields as arguments) and a `with_...` setter per optional field.
+fn constructor(
+    name: &proc_macro2::Ident,
+    fields: &[FieldIr],
+    optional: &[&FieldIr],
+    open_init: TokenStream,
+    open: bool,
+    area: &str,
+) -> TokenStream {
     let required = ir::new_arguments(fields);
     let args = required.iter().map(|f| {
         let n = ident(&f.rust);
@@ -170,7 +236,7 @@ fn object(
             quote!(#n: None)
         }
     });
-    let setters = setters(&optional, fields, area);
+    let setters = setters(optional, fields, area);
     let comma = (open && !fields.is_empty()).then(|| quote!(,));
     let new_doc = doc(&[if required.is_empty() {
         "Creates a value with every field empty.".to_owned()
@@ -178,8 +244,6 @@ fn object(
         "Creates a value from the required fields; optional fields start empty.".to_owned()
     }]);
     quote! {
-        #derives
-
         impl #name {
             #new_doc
             #[inline]

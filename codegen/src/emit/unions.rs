@@ -2,6 +2,7 @@
 //! a union that tries its variants (or reads a discriminator) and keeps anything else as raw JSON.
 
 use super::text::{code, doc, ident, prose, rust_type};
+use super::types::TypeItems;
 use crate::ir::{ApiIr, TypeIr, TypeKind, TypeRef, UnionIr, UnionVariantIr, VariantIr};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -10,7 +11,7 @@ pub(super) fn enumeration(
     name: &proc_macro2::Ident,
     lines: &mut Vec<String>,
     variants: &[VariantIr],
-) -> TokenStream {
+) -> TypeItems {
     lines.push(String::new());
     lines.push(
         "Forward compatible: a value this client does not know decodes to `Unknown` and is".into(),
@@ -43,7 +44,7 @@ pub(super) fn enumeration(
         let w = &v.wire;
         quote!(#w => Self::#n,)
     });
-    quote! {
+    let types = quote! {
         #docs
         #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[non_exhaustive]
@@ -77,19 +78,26 @@ pub(super) fn enumeration(
                 f.write_str(self.as_str())
             }
         }
-
-        impl serde::Serialize for #name {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_str(self.as_str())
+    };
+    TypeItems {
+        types: TokenStream::new(),
+        enums: types,
+        builders: TokenStream::new(),
+        serialize: quote! {
+            impl serde::Serialize for #name {
+                fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                    serializer.serialize_str(self.as_str())
+                }
             }
-        }
-
-        impl<'de> serde::Deserialize<'de> for #name {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-                Ok(Self::from(s.as_str()))
+        },
+        deserialize: quote! {
+            impl<'de> serde::Deserialize<'de> for #name {
+                fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                    let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+                    Ok(Self::from(s.as_str()))
+                }
             }
-        }
+        },
     }
 }
 
@@ -146,7 +154,7 @@ pub(super) fn union(
     u: &UnionIr,
     area: &str,
     api: &ApiIr,
-) -> TokenStream {
+) -> TypeItems {
     let name = ident(type_name);
     let secrets = secret_wire_names(u, api);
     union_doc(lines, u, &secrets);
@@ -174,7 +182,7 @@ pub(super) fn union(
     let secret_names = secrets.iter().map(String::as_str);
     let de = union_decode(type_name, u, api);
     let froms = union_froms(&name, u, area, api);
-    quote! {
+    let types = quote! {
         #docs
         #[derive(Clone, PartialEq)]
         #[non_exhaustive]
@@ -197,21 +205,29 @@ pub(super) fn union(
             }
         }
 
-        impl serde::Serialize for #name {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                match self {
-                    #(#ser)*
-                    Self::Unknown(v) => serde::Serialize::serialize(v, serializer),
+    };
+    TypeItems {
+        types: TokenStream::new(),
+        enums: types,
+        builders: TokenStream::new(),
+        serialize: quote! {
+            impl serde::Serialize for #name {
+                fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                    match self {
+                        #(#ser)*
+                        Self::Unknown(v) => serde::Serialize::serialize(v, serializer),
+                    }
                 }
             }
-        }
-
-        impl<'de> serde::Deserialize<'de> for #name {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let value = ruckus_one_runtime::internal::union::read(deserializer)?;
-                #de
+        },
+        deserialize: quote! {
+            impl<'de> serde::Deserialize<'de> for #name {
+                fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                    let value = ruckus_one_runtime::internal::union::read(deserializer)?;
+                    #de
+                }
             }
-        }
+        },
     }
 }
 

@@ -1,5 +1,5 @@
 //! Drafts of resource kinds, inferred from the operation tables: each resource family whose
-//! route roles (see `emit/sim/family.rs`) make a collection (create, read, delete, perhaps
+//! route roles (see `emit/catalog/family.rs`) make a collection (create, read, delete, perhaps
 //! update and list), a settings document (settings read and write) or an activation (a `PUT`
 //! upsert and a `DELETE` on `/parents/{}/things/{thingId}`). The curated `resources.yaml`
 //! chooses which drafts are in the layer and corrects them.

@@ -30,7 +30,7 @@ fn route(
     json!({
         "id": id, "area": "things", "summary": id, "method": method, "path": path,
         "lifecycle": "stable", "provenance": "documented", "status": 200, "statuses": [200],
-        "async": false, "reads": method == "GET", "path_params": params, "query": [], "headers": [],
+        "async": false, "reads": method == "GET" || role == "query", "path_params": params, "query": [], "headers": [],
         "request": req.map(|r| json!({"kind": "json", "required": true, "types": ["application/json"], "schema": schema(Some(r))})),
         "response": {"kind": "json", "media_type": "application/json", "types": ["application/json"], "schema": schema(resp)},
         "versions": [], "paging": null, "error_family": "e", "service": "s",

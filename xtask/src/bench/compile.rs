@@ -12,7 +12,20 @@ use crate::workspace::{SPEC, out};
 use ruckus_bench_stats::Spread;
 use std::time::Duration;
 
-/// Operations compiled per area feature, and the lines of each area's file.
+/// The lines of an area's code: its module file `<area>.rs` and the files of `<area>/` it
+/// includes (0 for what cannot be read).
+fn area_lines(api_dir: &Path, area: &str) -> usize {
+    let count = |file: &Path| std::fs::read_to_string(file).map_or(0, |t| t.lines().count());
+    let parts = std::fs::read_dir(api_dir.join(area))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| count(&entry.path()))
+        .sum::<usize>();
+    count(&api_dir.join(format!("{area}.rs"))) + parts
+}
+
+/// Operations compiled per area feature, and the lines of each area's code.
 pub(super) struct Areas {
     /// Area feature -> (operations without the experimental feature, experimental ones, lines).
     by_feature: BTreeMap<String, (usize, usize, usize)>,
@@ -36,8 +49,7 @@ impl Areas {
                         _ => plain += 1,
                     }
                 }
-                let file = src.join(&api.name).join(format!("{}.rs", area.name));
-                let lines = std::fs::read_to_string(&file).map_or(0, |t| t.lines().count());
+                let lines = area_lines(&src.join(&api.name), &area.name);
                 by_feature.insert(area.feature.clone(), (plain, experimental, lines));
             }
         }
@@ -149,7 +161,8 @@ pub(super) fn report(areas: &Areas, root: &Path, measured: &build::Measured) -> 
     rows
 }
 
-/// Lines of generated Rust per operation: the whole crate, and its three largest area files.
+/// Lines of generated Rust per operation: the whole crate, and its three largest areas (each its
+/// module file and the files it includes).
 fn line_rows(root: &Path, areas: &Areas, rows: &mut Vec<Row>) {
     let bench = "compile";
     let src = root.join("generated").join(CRATE).join("src");

@@ -455,8 +455,9 @@ fn security_scheme(ir: &Ir, api: &ApiIr) -> Obj {
     }
 }
 
-/// The pieces of the export the simulator's route table reuses (`emit/sim`), so that what the
-/// simulator checks and answers is exactly what the export describes.
+/// The pieces of the export the catalog's route tables reuse (`emit/catalog`), so that what the
+/// simulator, the command line and the MCP server check and send is exactly what the export
+/// describes.
 pub(crate) mod shared {
     use super::*;
     use crate::ir::{TypeIr, TypeRef};

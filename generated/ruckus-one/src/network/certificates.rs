@@ -6,6 +6,10 @@
 //!
 //! Spec: `spec/network/certificates.yaml`.
 include!("certificates/types.rs");
+include!("certificates/enums.rs");
+include!("certificates/builders.rs");
+include!("certificates/serialize.rs");
+include!("certificates/deserialize.rs");
 include!("certificates/requests.rs");
 /// Certificates: the 67 operations of this area of the Network management API.
 ///

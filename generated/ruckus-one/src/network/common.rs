@@ -5,10 +5,8 @@
 //! Shapes shared by many network operations: the asynchronous result envelope, the paged result envelopes, query request bodies, and the three error-body families.
 //!
 //! Spec: `spec/network/common.yaml`.
-include!("common/types_1.rs");
-include!("common/types_2.rs");
-include!("common/types_3.rs");
-include!("common/types_4.rs");
-include!("common/types_5.rs");
-include!("common/types_6.rs");
-include!("common/types_7.rs");
+include!("common/types.rs");
+include!("common/enums.rs");
+include!("common/builders.rs");
+include!("common/serialize.rs");
+include!("common/deserialize.rs");

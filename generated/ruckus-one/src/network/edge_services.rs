@@ -5,8 +5,11 @@
 //! Experimental edge services: personal identity networks (PIN), SD-LAN services and their guest settings, hierarchical QoS (HQoS) profiles, the firmware compatibility queries of the three services, and the network, port, LAG and sub-interface settings of edge clusters in a venue. Every operation here is experimental and may change without notice. Writes answer 202 Accepted with the asynchronous result envelope; poll the activity with its request id. Bodies other than the ones typed here are not shown by the document.
 //!
 //! Spec: `spec/network/edge_services.yaml`.
-include!("edge_services/types_1.rs");
-include!("edge_services/types_2.rs");
+include!("edge_services/types.rs");
+include!("edge_services/enums.rs");
+include!("edge_services/builders.rs");
+include!("edge_services/serialize.rs");
+include!("edge_services/deserialize.rs");
 include!("edge_services/requests.rs");
 /// edge services: the 83 operations of this area of the Network management API.
 ///

@@ -5,6 +5,7 @@
 //! Signed URLs to upload and download files, and a file's details. Every operation here is drafted by the import from the official description.
 //!
 //! Spec: `spec/network/files.yaml`.
+include!("files/requests.rs");
 /// Files: the 3 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().files()`; each method returns a request builder, and nothing
@@ -97,48 +98,3 @@ impl<'a> FilesClient<'a> {
         req.call(ruckus_one_runtime::internal::Request::send_json)
     }
 }
-static GET_UPLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
-    id: "get_upload_url",
-    method: ruckus_one_runtime::Method::Post,
-    path: "/files/uploadurls",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::internal::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
-    service: &super::SERVICE_FILE,
-    reads: false,
-};
-static GET_DOWNLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
-    id: "get_download_url",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/files/{fileId}",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::internal::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
-    service: &super::SERVICE_FILE,
-    reads: true,
-};
-static GET_FILE_DOWNLOAD_URL: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
-    id: "get_file_download_url",
-    method: ruckus_one_runtime::Method::Get,
-    path: "/files/{fileId}/urls",
-    api: &super::API,
-    versions: &[
-        ruckus_one_runtime::internal::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
-    ],
-    error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
-    service: &super::SERVICE_FILE,
-    reads: true,
-};

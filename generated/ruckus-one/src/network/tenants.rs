@@ -11,8 +11,11 @@
 //! - `POST /tenants/inventories/query` (Query tenant inventories): removed: Removed; the document names no replacement.
 //! - `POST /tenants/inventories/query/csv` (Export tenant inventories as CSV): removed: Removed; the document names no replacement.
 //! - `POST /delegations/query` (Query delegations): removed: Removed; the document names no replacement.
-include!("tenants/types_1.rs");
-include!("tenants/types_2.rs");
+include!("tenants/types.rs");
+include!("tenants/enums.rs");
+include!("tenants/builders.rs");
+include!("tenants/serialize.rs");
+include!("tenants/deserialize.rs");
 include!("tenants/requests.rs");
 /// tenants: the 53 operations of this area of the Network management API.
 ///

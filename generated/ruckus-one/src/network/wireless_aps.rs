@@ -6,6 +6,10 @@
 //!
 //! Spec: `spec/network/wireless_aps.yaml`.
 include!("wireless_aps/types.rs");
+include!("wireless_aps/enums.rs");
+include!("wireless_aps/builders.rs");
+include!("wireless_aps/serialize.rs");
+include!("wireless_aps/deserialize.rs");
 include!("wireless_aps/requests.rs");
 /// wireless aps: the 62 operations of this area of the Network management API.
 ///
