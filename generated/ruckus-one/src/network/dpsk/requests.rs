@@ -1178,7 +1178,7 @@ static EXPORT_DPSK_PASSPHRASE: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_DPSK,
-    reads: false,
+    reads: true,
 };
 /// Request builder for `DpskClient::export_dpsk_passphrase` (Export dpsk passphrase).
 ///

@@ -492,7 +492,7 @@ static EXPORT_GUEST_USERS_CSV: ruckus_one_runtime::internal::Operation = ruckus_
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_GUEST,
-    reads: false,
+    reads: true,
 };
 /// Request builder for `GuestUsersClient::export_guest_users_csv` (Export guest users as CSV).
 ///

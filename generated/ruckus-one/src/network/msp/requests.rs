@@ -244,7 +244,7 @@ static EXPORT_MSP_EC_INVENTORIES_CSV: ruckus_one_runtime::internal::Operation = 
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
-    reads: false,
+    reads: true,
 };
 static LIST_MSP_CUSTOMERS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "list_msp_customers",

@@ -725,7 +725,7 @@ static EXPORT_VENUE_SWITCHES_CSV: ruckus_one_runtime::internal::Operation = ruck
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_VIEWMODEL,
-    reads: false,
+    reads: true,
 };
 static FETCH_VENUE_SWITCH_AGGREGATION_DETAILS: ruckus_one_runtime::internal::Operation = ruckus_one_runtime::internal::Operation {
     id: "fetch_venue_switch_aggregation_details",

@@ -2135,7 +2135,7 @@ static EXPORT_SWITCHES_CSV_LEGACY: ruckus_one_runtime::internal::Operation = ruc
     ],
     error_family: ruckus_one_runtime::internal::ErrorFamily::ErrorsArray,
     service: &super::SERVICE_SWITCH,
-    reads: false,
+    reads: true,
 };
 /// Request builder for `SwitchesLegacyClient::export_switches_csv_legacy` (Export switches as CSV (venue-less)).
 ///
