@@ -3,8 +3,9 @@
 //! that contradicts a field `--json` gave is a usage error; one that agrees is accepted.
 
 use crate::exit::Failure;
+use crate::opts::Opts;
 use serde_json::{Map, Value};
-use std::io::Read;
+use std::io::{BufRead, IsTerminal, Read, Write};
 
 /// The whole body given with `--json`, if any.
 pub(crate) fn whole_body(arg: Option<&str>) -> Result<Option<Value>, Failure> {
@@ -77,6 +78,22 @@ pub(crate) fn parse_set(arg: &str) -> Result<(String, Value), Failure> {
 /// The value at a dotted path.
 pub(crate) fn lookup<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
     path.split('.').try_fold(v, |at, part| at.get(part))
+}
+
+/// Asks `question` with `[y/N]` on a terminal, unless `--yes`; true when not on one (a script
+/// asked for the command).
+pub(crate) fn ask(question: &str, opts: &Opts) -> Result<bool, Failure> {
+    if opts.yes || !std::io::stdin().is_terminal() || !std::io::stderr().is_terminal() {
+        return Ok(true);
+    }
+    eprint!("{question} [y/N] ");
+    let _ = std::io::stderr().flush();
+    let mut line = String::new();
+    std::io::stdin()
+        .lock()
+        .read_line(&mut line)
+        .map_err(|e| Failure::other(e.to_string()))?;
+    Ok(matches!(line.trim(), "y" | "Y" | "yes"))
 }
 
 #[cfg(test)]

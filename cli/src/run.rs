@@ -6,7 +6,6 @@ use crate::ops::{self, Op};
 use crate::opts::Opts;
 use crate::{call, commands, dryrun, fanout, request, tree};
 use clap::ArgMatches;
-use std::io::{BufRead, IsTerminal, Write};
 
 pub(crate) fn main(mut args: Vec<String>) -> Result<(), Failure> {
     let area = first_word(&args);
@@ -151,20 +150,7 @@ async fn dry_connection(opts: &Opts) -> Result<Connection, Failure> {
 
 /// Asks before a delete on a terminal (unless `--yes`); never asks when not on one.
 fn confirm(op: Op, opts: &Opts) -> Result<bool, Failure> {
-    if opts.yes || !std::io::stdin().is_terminal() || !std::io::stderr().is_terminal() {
-        return Ok(true);
-    }
-    eprint!(
-        "{} ({} {})? [y/N] ",
-        op.route.summary,
-        op.route.method.as_str(),
-        op.route.path
-    );
-    let _ = std::io::stderr().flush();
-    let mut line = String::new();
-    std::io::stdin()
-        .lock()
-        .read_line(&mut line)
-        .map_err(|e| Failure::other(e.to_string()))?;
-    Ok(matches!(line.trim(), "y" | "Y" | "yes"))
+    let r = op.route;
+    let question = format!("{} ({} {})?", r.summary, r.method.as_str(), r.path);
+    crate::input::ask(&question, opts)
 }

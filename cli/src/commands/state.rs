@@ -268,12 +268,7 @@ fn print_simulation(simulation: &state::Simulation, format: Format) -> Result<()
         return Ok(());
     }
     for s in &simulation.steps {
-        let outcome = serde_json::to_value(&s.outcome).unwrap_or_default();
-        let word = outcome
-            .get("outcome")
-            .and_then(|v| v.as_str())
-            .unwrap_or("done");
-        println!("{word:<8} {}", s.step.key());
+        println!("{:<8} {}", outcome_word(s), s.step.key());
     }
     if let Some(f) = &simulation.failure {
         println!("failed   {f}");
@@ -328,12 +323,7 @@ async fn apply(
         println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
     }
     for s in &report.steps {
-        let outcome = serde_json::to_value(&s.outcome).unwrap_or_default();
-        let word = outcome
-            .get("outcome")
-            .and_then(|v| v.as_str())
-            .unwrap_or("done");
-        eprintln!("{word:<8} {}", s.step.key());
+        eprintln!("{:<8} {}", outcome_word(s), s.step.key());
     }
     match report.failure {
         Some((step, e)) => Err(Failure::new(
@@ -359,16 +349,15 @@ fn open_journal(path: &Path, resume: bool) -> Result<Journal, Failure> {
 
 /// Asks before applying on a terminal (unless `--yes`); never asks when not on one.
 fn confirm(opts: &Opts) -> Result<bool, Failure> {
-    use std::io::{BufRead, IsTerminal, Write};
-    if opts.yes || !std::io::stdin().is_terminal() || !std::io::stderr().is_terminal() {
-        return Ok(true);
-    }
-    eprint!("apply these changes? [y/N] ");
-    let _ = std::io::stderr().flush();
-    let mut line = String::new();
-    std::io::stdin()
-        .lock()
-        .read_line(&mut line)
-        .map_err(|e| Failure::other(e.to_string()))?;
-    Ok(matches!(line.trim(), "y" | "Y" | "yes"))
+    crate::input::ask("apply these changes?", opts)
+}
+
+/// A step's outcome in one word (`done`, `existing`, `skipped`, `running`).
+fn outcome_word(s: &state::StepReport) -> String {
+    let outcome = serde_json::to_value(&s.outcome).unwrap_or_default();
+    outcome
+        .get("outcome")
+        .and_then(|v| v.as_str())
+        .unwrap_or("done")
+        .to_owned()
 }
