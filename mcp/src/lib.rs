@@ -14,6 +14,7 @@ mod args;
 mod call;
 mod confirm;
 pub mod connect;
+pub mod http;
 mod index;
 mod invoke;
 mod ops;
@@ -29,14 +30,10 @@ mod server;
 mod tasks;
 mod tools;
 
+pub use http::{HttpOptions, serve_http};
 pub use server::Server;
 
-use std::net::SocketAddr;
-use std::sync::Arc;
-
 use rmcp::ServiceExt;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
 /// Serves `server` on standard input and output until the client closes them.
 pub async fn serve_stdio(server: Server) -> Result<(), String> {
@@ -49,23 +46,4 @@ pub async fn serve_stdio(server: Server) -> Result<(), String> {
         .await
         .map_err(|e| format!("MCP session ended: {e}"))?;
     Ok(())
-}
-
-/// Serves `server` over streamable HTTP at `http://127.0.0.1:<port>/mcp` (loopback only).
-pub async fn serve_http(server: Server, port: u16) -> Result<(), String> {
-    let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
-        Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default(),
-    );
-    let router = axum::Router::new().nest_service("/mcp", service);
-    let addr = SocketAddr::from(([127, 0, 0, 1], port));
-    let listener = tokio::net::TcpListener::bind(addr)
-        .await
-        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let local = listener.local_addr().map_err(|e| e.to_string())?;
-    eprintln!("ruckus-mcp: serving MCP at http://{local}/mcp");
-    axum::serve(listener, router)
-        .await
-        .map_err(|e| format!("HTTP server failed: {e}"))
 }

@@ -1,8 +1,9 @@
 //! `ruckus-mcp`: the RUCKUS One MCP server (see the crate's README).
 
 use clap::Parser;
+use ruckus_one_mcp::http::BearerToken;
 use ruckus_one_mcp::policy::{self, Policy};
-use ruckus_one_mcp::{Server, connect};
+use ruckus_one_mcp::{HttpOptions, Server, connect};
 use ruckus_one_profiles::Store;
 
 /// An MCP server over the RUCKUS One APIs. Read-only unless told otherwise.
@@ -28,6 +29,14 @@ struct Args {
     /// Serve streamable HTTP on 127.0.0.1:PORT instead of standard input and output.
     #[arg(long, value_name = "PORT")]
     http: Option<u16>,
+    /// Also accept HTTP requests from this browser origin (scheme://host[:port]; repeatable).
+    /// The server's own loopback origins are always accepted, any other `Origin` gets 403.
+    #[arg(long, value_name = "ORIGIN", requires = "http", value_parser = ruckus_one_mcp::http::parse_origin)]
+    allow_origin: Vec<String>,
+    /// Require `Authorization: Bearer <token>` on HTTP, the token read from this environment
+    /// variable.
+    #[arg(long, value_name = "VAR", requires = "http")]
+    http_token_env: Option<String>,
 }
 
 impl Args {
@@ -40,6 +49,25 @@ impl Args {
             deletes: self.allow_deletes || flag(policy::DELETES_VAR),
             tenants: tenants.as_deref().and_then(policy::parse_tenants),
         }
+    }
+
+    /// The HTTP transport's options; an error when the token's variable is unset or empty.
+    fn http_options(&self) -> Result<HttpOptions, String> {
+        let token = match &self.http_token_env {
+            None => None,
+            Some(var) => {
+                let value = std::env::var(var).unwrap_or_default();
+                let token = BearerToken::new(&value).ok_or_else(|| {
+                    format!("--http-token-env: the variable {var} is not set or empty")
+                })?;
+                Some(token)
+            }
+        };
+        Ok(HttpOptions {
+            allowed_origins: self.allow_origin.clone(),
+            token,
+            ..HttpOptions::default()
+        })
     }
 }
 
@@ -60,6 +88,7 @@ fn main() -> std::process::ExitCode {
 
 async fn run(args: Args) -> Result<(), String> {
     let policy = args.policy();
+    let http = args.http_options()?;
     // The environment is read before serving (a missing variable stops here); the simulator,
     // the tables and the index are made ready while the client's handshake goes on.
     let server = if args.local {
@@ -73,7 +102,7 @@ async fn run(args: Args) -> Result<(), String> {
         Server::start(policy, async move { Ok((connection, Some(own))) })
     };
     match args.http {
-        Some(port) => ruckus_one_mcp::serve_http(server, port).await,
+        Some(port) => ruckus_one_mcp::serve_http(server, port, http).await,
         None => ruckus_one_mcp::serve_stdio(server).await,
     }
 }
