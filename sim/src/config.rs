@@ -103,6 +103,13 @@ pub struct SimConfig {
     pub read_timeout: Duration,
     /// Connections served at once (default 256); more wait to be accepted.
     pub max_connections: usize,
+    /// How long a connection may be kept (default 60 s): then it ends after the request in
+    /// progress (that request's body and answer have their own bounds), so clients holding
+    /// every connection with slow keep-alive requests cannot keep fresh ones waiting.
+    pub max_connection_age: Duration,
+    /// How long writing an answer may make no progress (default 5 s) before its connection
+    /// is closed: a client that sends requests but never reads the answers.
+    pub write_timeout: Duration,
 }
 
 impl Default for SimConfig {
@@ -123,6 +130,8 @@ impl Default for SimConfig {
             seed: Seed::default(),
             read_timeout: Duration::from_secs(5),
             max_connections: 256,
+            max_connection_age: Duration::from_secs(60),
+            write_timeout: Duration::from_secs(5),
         }
     }
 }
@@ -212,6 +221,19 @@ impl SimConfig {
     /// At least one.
     pub fn max_connections(mut self, n: usize) -> Self {
         self.max_connections = n.max(1);
+        self
+    }
+
+    /// How long a connection may be kept before it ends after its current request (default
+    /// 60 s).
+    pub fn max_connection_age(mut self, d: Duration) -> Self {
+        self.max_connection_age = d;
+        self
+    }
+
+    /// How long writing an answer may stall before the connection is closed (default 5 s).
+    pub fn write_timeout(mut self, d: Duration) -> Self {
+        self.write_timeout = d;
         self
     }
 

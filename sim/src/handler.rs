@@ -11,7 +11,7 @@ use crate::model::{AuthKind, LifecycleStatus, ResponseKind, Route, Table};
 use crate::negotiate;
 use crate::roles::{self, Call};
 use crate::shared::{Dropped, Inner};
-use crate::state::{Activity, Logged, State, rfc3339};
+use crate::state::{Activity, Logged, State, bounded, rfc3339};
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State as Shared};
 use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, RETRY_AFTER, WWW_AUTHENTICATE};
@@ -41,9 +41,13 @@ impl Req {
 
 pub(crate) async fn handle(Shared(inner): Shared<Arc<Inner>>, request: Request) -> Answer {
     let (parts, body) = request.into_parts();
+    let path = scrubbed(&inner, &parts.headers, parts.uri.path());
+    let (logged_method, method_cut) = bounded(parts.method.as_str());
+    let (logged_path, path_cut) = bounded(&path);
     let mut log = Logged {
-        method: parts.method.as_str().to_owned(),
-        path: scrubbed(&inner, &parts.headers, parts.uri.path()),
+        method: logged_method,
+        path: logged_path,
+        truncated_bytes: method_cut + path_cut,
         operation: None,
         tenant: None,
         status: 413,
@@ -55,8 +59,8 @@ pub(crate) async fn handle(Shared(inner): Shared<Arc<Inner>>, request: Request) 
         Err(_elapsed) => plain(408, "the request body did not arrive in time"),
         Ok(Ok(body)) => {
             let req = Req {
-                method: log.method.clone(),
-                path: log.path.clone(),
+                method: parts.method.as_str().to_owned(),
+                path,
                 query: serde_urlencoded::from_str(parts.uri.query().unwrap_or(""))
                     .unwrap_or_default(),
                 headers: parts.headers,

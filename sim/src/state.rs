@@ -207,14 +207,33 @@ impl Fault {
 /// How many requests the log keeps (the latest).
 pub const LOG_SIZE: usize = 50_000;
 
+/// The most bytes of a request's method and of its path the log keeps (so the log's size is
+/// bounded however long the paths clients send).
+pub const LOGGED_TEXT_MAX: usize = 1024;
+
+/// `text`'s first [`LOGGED_TEXT_MAX`] bytes (whole characters), and how many bytes were left out.
+pub(crate) fn bounded(text: &str) -> (String, usize) {
+    if text.len() <= LOGGED_TEXT_MAX {
+        return (text.to_owned(), 0);
+    }
+    let mut end = LOGGED_TEXT_MAX;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    (text[..end].to_owned(), text.len() - end)
+}
+
 /// One request the simulator answered: never a secret (no header, no query, no body; a unit
 /// token call's tenant masked).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Logged {
-    /// The HTTP method as sent (`GET`).
+    /// The HTTP method as sent (`GET`), its first [`LOGGED_TEXT_MAX`] bytes.
     pub method: String,
-    /// The path without the query, any client secret or the call's token in it as `***`.
+    /// The path without the query, any client secret or the call's token in it as `***`;
+    /// its first [`LOGGED_TEXT_MAX`] bytes.
     pub path: String,
+    /// How many bytes of the method and the path were left out (past [`LOGGED_TEXT_MAX`]).
+    pub truncated_bytes: usize,
     /// The operation id, when a route matched.
     pub operation: Option<String>,
     /// The tenant the request acted as, once authenticated.
@@ -317,6 +336,7 @@ mod tests {
             state.record(Logged {
                 method: "GET".into(),
                 path: "/".into(),
+                truncated_bytes: 0,
                 operation: None,
                 tenant: None,
                 status: 200,
@@ -326,6 +346,16 @@ mod tests {
         }
         assert_eq!(state.log.len(), LOG_SIZE);
         assert_eq!(state.log.front().map(|l| l.at_ms), Some(5));
+    }
+
+    #[test]
+    fn logged_text_is_cut_at_a_character_boundary() {
+        assert_eq!(bounded("/venues"), ("/venues".to_owned(), 0));
+        let long = format!("/{}", "é".repeat(LOGGED_TEXT_MAX));
+        let (kept, cut) = bounded(&long);
+        assert!(kept.len() <= LOGGED_TEXT_MAX && kept.len() >= LOGGED_TEXT_MAX - 1);
+        assert_eq!(kept.len() + cut, long.len());
+        assert!(long.starts_with(&kept));
     }
 
     #[test]
