@@ -81,7 +81,9 @@ pub(crate) fn flags(op: Op) -> Vec<Flag> {
         } else {
             p.description.clone()
         };
-        let required = p.required && place == Place::Path;
+        let required = p.required
+            && place == Place::Path
+            && !crate::resolve::may_be_left_out(&op.table.api.name, &r.path, &p.name);
         out.push(named(
             &mut taken, "param", place, &p.name, help, required, kind, choices,
         ));

@@ -22,6 +22,7 @@ mod opts;
 mod output;
 mod progress;
 mod request;
+mod resolve;
 mod run;
 mod table;
 mod tree;

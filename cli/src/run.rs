@@ -4,7 +4,7 @@ use crate::connect::{self, Connection};
 use crate::exit::{Exit, Failure};
 use crate::ops::{self, Op};
 use crate::opts::Opts;
-use crate::{call, commands, dryrun, fanout, request, tree};
+use crate::{call, commands, dryrun, fanout, request, resolve, tree};
 use clap::ArgMatches;
 
 pub(crate) fn main(mut args: Vec<String>) -> Result<(), Failure> {
@@ -99,9 +99,10 @@ fn rewrite_alias(args: &mut Vec<String>, area_at: usize) -> Result<(), Failure> 
 }
 
 async fn operation(op: Op, m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
-    let call = request::read(op, m, opts)?;
+    let mut call = request::read(op, m, opts)?;
     let many = opts.tenants.is_some() || opts.all_customers;
     if opts.dry_run {
+        request::check_path(&call)?;
         let conn = dry_connection(opts).await?;
         return dryrun::print(&conn.client, &call, opts);
     }
@@ -109,6 +110,10 @@ async fn operation(op: Op, m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
         return Err(Failure::new(Exit::Other, "not deleted"));
     }
     let conn = connect::connect(opts).await?;
+    if !many {
+        resolve::path(&conn.client, &mut call).await?;
+    }
+    request::check_path(&call)?;
     if many {
         let tenants = match &opts.tenants {
             Some(t) => t.clone(),
