@@ -65,7 +65,15 @@ pub(crate) fn flags(op: Op) -> Vec<Flag> {
     let mut taken: BTreeSet<String> = globals()
         .iter()
         .filter_map(|a| a.get_long().map(str::to_owned))
-        .chain(["help", "version"].map(String::from))
+        .chain(
+            [
+                "help",
+                "version",
+                crate::tree::SKELETON,
+                crate::tree::REPLACE,
+            ]
+            .map(String::from),
+        )
         .collect();
     let mut out = Vec::new();
     let r = op.route;
@@ -88,14 +96,41 @@ pub(crate) fn flags(op: Op) -> Vec<Flag> {
             &mut taken, "param", place, &p.name, help, required, kind, choices,
         ));
     }
-    for (name, schema) in body_scalars(op) {
-        let (kind, choices) = kind_of(op, &schema);
-        let help = format!("Body field `{name}`");
+    if let Some(u) = crate::body::union(op) {
+        let choices = u.variants.iter().map(|(n, _)| n.clone()).collect();
+        let help = format!(
+            "Which kind of body this is (required); each field below names the kinds it belongs to"
+        );
         out.push(named(
             &mut taken,
             "field",
             Place::Body,
-            &name,
+            &u.property,
+            help,
+            false,
+            Kind::Text,
+            choices,
+        ));
+    }
+    let all_variants = crate::body::union(op).map_or(0, |u| u.variants.len());
+    let mut body = crate::body::fields(op);
+    // Required fields first, as `--help` lists them.
+    body.sort_by_key(|f| !f.required);
+    for field in body {
+        let (kind, _) = kind_of(op, field.schema);
+        let choices = field.choices;
+        let mut help = format!("Body field `{}`", field.path);
+        if field.required {
+            help.push_str(" (required)");
+        }
+        if !field.variants.is_empty() && field.variants.len() < all_variants {
+            help.push_str(&format!(" [{}]", field.variants.join(", ")));
+        }
+        out.push(named(
+            &mut taken,
+            "field",
+            Place::Body,
+            &field.path,
             help,
             false,
             kind,
@@ -124,7 +159,7 @@ fn named(
     kind: Kind,
     choices: Vec<String>,
 ) -> Flag {
-    let mut long = kebab(wire);
+    let mut long = flag_name(wire);
     if long.is_empty() || taken.contains(&long) {
         long = format!("{prefix}-{long}");
     }
@@ -139,7 +174,12 @@ fn named(
     };
     Flag {
         id: format!("{place_id}:{wire}"),
-        value_name: long.to_uppercase().replace('-', "_"),
+        value_name: long
+            .rsplit('.')
+            .next()
+            .unwrap_or_default()
+            .to_uppercase()
+            .replace('-', "_"),
         long,
         help,
         required,
@@ -158,22 +198,6 @@ where
     op.table.deref(schema)
 }
 
-/// The top-level scalar fields of the JSON body, in the schema's order.
-pub(crate) fn body_scalars(op: Op) -> Vec<(String, Value)> {
-    let Some(body) = op.route.request.as_ref() else {
-        return Vec::new();
-    };
-    let schema = resolve(op, &body.schema);
-    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
-        return Vec::new();
-    };
-    props
-        .iter()
-        .filter(|(_, s)| kind_of(op, s).0 != Kind::Text || is_text(op, s))
-        .map(|(k, s)| (k.clone(), s.clone()))
-        .collect()
-}
-
 fn types(schema: &Value) -> Vec<&str> {
     match schema.get("type") {
         Some(Value::String(t)) => vec![t.as_str()],
@@ -182,9 +206,19 @@ fn types(schema: &Value) -> Vec<&str> {
     }
 }
 
-fn is_text(op: Op, schema: &Value) -> bool {
-    let s = resolve(op, schema);
-    types(s).contains(&"string") || s.get("enum").is_some()
+/// A value set from one flag: a string, number, boolean or enum (`$ref`s followed).
+pub(crate) fn is_scalar(schema: &Value) -> bool {
+    let ts = types(schema);
+    schema.get("enum").is_some()
+        || ["string", "integer", "number", "boolean"]
+            .iter()
+            .any(|t| ts.contains(t))
+}
+
+/// The flag of a dotted body path: each part in kebab case (`wlan.wlanSecurity` is
+/// `wlan.wlan-security`).
+pub(crate) fn flag_name(path: &str) -> String {
+    path.split('.').map(kebab).collect::<Vec<_>>().join(".")
 }
 
 /// How a value of `schema` is read from a flag, and its choices if it is an enum.

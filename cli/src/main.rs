@@ -8,6 +8,7 @@
 //! (`docs/src/performance.md`).
 
 #![warn(missing_docs, unreachable_pub)]
+mod body;
 mod call;
 mod commands;
 mod connect;
@@ -24,8 +25,10 @@ mod progress;
 mod request;
 mod resolve;
 mod run;
+mod skeleton;
 mod table;
 mod tree;
+mod update;
 
 use exit::Failure;
 use std::process::ExitCode;

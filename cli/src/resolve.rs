@@ -18,6 +18,11 @@ pub(crate) fn resources() -> Result<&'static Resources, Failure> {
     Ok(Catalog::resources()?)
 }
 
+/// The resource kind `op` works on, when the resource layer has one.
+pub(crate) fn kind_of_operation(op: crate::ops::Op) -> Option<&'static ResourceKind> {
+    lookup::kind_of_operation(resources().ok()?, &op.table.api.name, &op.route.id)
+}
+
 /// Whether a path parameter of `call`'s operation names an object whose child in the same path
 /// can tell its id (the parent of a kind listed across parents): it may then be left out.
 pub(crate) fn may_be_left_out(api: &str, path: &str, param: &str) -> bool {

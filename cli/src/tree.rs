@@ -75,11 +75,37 @@ pub(crate) fn op_command(op: Op) -> Command {
     let mut cmd = Command::new(verb)
         .about(r.summary.clone())
         .after_help(op_help(op));
-    for flag in fields::flags(op) {
+    let flags = fields::flags(op);
+    // Long dotted flags leave no room for help beside them: help goes under each.
+    if flags.iter().any(|f| f.long.len() > 36) {
+        cmd = cmd.next_line_help(true);
+    }
+    for flag in flags {
         cmd = cmd.arg(flag_arg(&flag));
+    }
+    if r.request.is_some() {
+        cmd = cmd.arg(
+            Arg::new(SKELETON)
+                .long(SKELETON)
+                .action(clap::ArgAction::SetTrue)
+                .help("Print a body to fill in (YAML; JSON with -o json), required fields first, and send nothing"),
+        );
+    }
+    if crate::update::read_of(op).is_some() {
+        cmd = cmd.arg(
+            Arg::new(REPLACE)
+                .long(REPLACE)
+                .action(clap::ArgAction::SetTrue)
+                .help("Send exactly the body given (without it, the object is read and the fields given are changed)"),
+        );
     }
     cmd
 }
+
+/// The flag that prints a body to fill in.
+pub(crate) const SKELETON: &str = "skeleton";
+/// The flag that sends a whole-object write's body as given.
+pub(crate) const REPLACE: &str = "replace";
 
 fn flag_arg(flag: &Flag) -> Arg {
     let mut arg = Arg::new(flag.id.clone())

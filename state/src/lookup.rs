@@ -107,6 +107,21 @@ pub fn kinds_of_path<'r>(
     Ok(out)
 }
 
+/// The kind whose create, read, update, delete or list operation is `id` (of `api`).
+pub fn kind_of_operation<'r>(
+    resources: &'r Resources,
+    api: &str,
+    id: &str,
+) -> Option<&'r ResourceKind> {
+    resources.kinds.iter().find(|k| {
+        let o = &k.operations;
+        k.api == api
+            && [&o.create, &o.read, &o.update, &o.delete, &o.list]
+                .iter()
+                .any(|x| x.as_deref() == Some(id))
+    })
+}
+
 /// `path` with every parameter written `{}`.
 fn shape(path: &str) -> String {
     path.split('/')
