@@ -12,6 +12,7 @@ mod body;
 mod call;
 mod commands;
 mod connect;
+mod created;
 mod dryrun;
 mod exit;
 mod fanout;

@@ -107,6 +107,11 @@ pub fn kinds_of_path<'r>(
     Ok(out)
 }
 
+/// The name of an object of `kind` from its document (its identity values joined by `/`).
+pub fn name_of(kind: &ResourceKind, doc: &Value) -> Option<String> {
+    kinds::name_of(kind, doc)
+}
+
 /// The kind whose create, read, update, delete or list operation is `id` (of `api`).
 pub fn kind_of_operation<'r>(
     resources: &'r Resources,
