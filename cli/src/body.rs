@@ -268,3 +268,35 @@ fn required_missing(
         }
     }
 }
+
+/// `op`'s body schema with its `$ref`s written out in place (a `$ref` back into a schema it is
+/// inside is kept as it is), for `ruckus schema COMMAND`.
+pub(crate) fn json_schema(op: Op) -> Option<Value> {
+    let body = op.route.request.as_ref()?;
+    let mut inside = Vec::new();
+    Some(inline(op.table, &body.schema, &mut inside))
+}
+
+fn inline(table: &'static Table, schema: &Value, inside: &mut Vec<String>) -> Value {
+    match schema {
+        Value::Object(m) => {
+            if let Some(r) = m.get("$ref").and_then(Value::as_str)
+                && !inside.iter().any(|x| x == r)
+                && inside.len() < 16
+                && let Some(target) = table.resolve(r)
+            {
+                inside.push(r.to_owned());
+                let out = inline(table, target, inside);
+                inside.pop();
+                return out;
+            }
+            Value::Object(
+                m.iter()
+                    .map(|(k, v)| (k.clone(), inline(table, v, inside)))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.iter().map(|v| inline(table, v, inside)).collect()),
+        other => other.clone(),
+    }
+}

@@ -32,6 +32,8 @@ pub(crate) struct Flag {
     pub help: String,
     pub value_name: String,
     pub required: bool,
+    /// A required body field (given by this flag, `--set` or `--json`).
+    pub body_required: bool,
     pub choices: Vec<String>,
     pub place: Place,
     pub wire: String,
@@ -126,7 +128,7 @@ pub(crate) fn flags(op: Op) -> Vec<Flag> {
         if !field.variants.is_empty() && field.variants.len() < all_variants {
             help.push_str(&format!(" [{}]", field.variants.join(", ")));
         }
-        out.push(named(
+        let mut flag = named(
             &mut taken,
             "field",
             Place::Body,
@@ -135,7 +137,9 @@ pub(crate) fn flags(op: Op) -> Vec<Flag> {
             false,
             kind,
             choices,
-        ));
+        );
+        flag.body_required = field.required;
+        out.push(flag);
     }
     out
 }
@@ -173,6 +177,7 @@ fn named(
         Place::Body => "body",
     };
     Flag {
+        body_required: false,
         id: format!("{place_id}:{wire}"),
         value_name: long
             .rsplit('.')
