@@ -296,7 +296,9 @@ fn inline(table: &'static Table, schema: &Value, inside: &mut Vec<String>) -> Va
                     .collect(),
             )
         }
-        Value::Array(items) => Value::Array(items.iter().map(|v| inline(table, v, inside)).collect()),
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|v| inline(table, v, inside)).collect())
+        }
         other => other.clone(),
     }
 }
