@@ -31,8 +31,7 @@ pub(crate) fn globals() -> Vec<Arg> {
         value("columns", "Comma-separated fields shown as columns (table, csv); `a.b` reads nested fields"),
         value("jq", "jq filter applied to each row of a list, else to the answer (results one a line)"),
         flag("all", "Fetch every page of a paged operation (rows stream as they arrive)"),
-        flag("quiet", "Print ids only, one a line: of each row, of the object read, made or changed")
-            .short('q'),
+        flag("quiet", "Print ids only, one a line: of each row, of the object read, made or changed"),
         flag("no-wait", "Do not wait for an asynchronous write: print its request id"),
         flag("yes", "Do not ask before a delete"),
         flag("dry-run", "Print the request that would be sent (secrets redacted) and send nothing"),

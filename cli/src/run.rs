@@ -112,13 +112,17 @@ async fn operation(op: Op, m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
     let mut call = request::read(op, m, opts)?;
     let many = opts.tenants.is_some() || opts.all_customers;
     let merges = !on(m, tree::REPLACE) && update::read_of(op).is_some();
-    if !merges {
-        check_body(&call)?;
-    }
     if opts.dry_run {
+        // A preview still shows a body the command would refuse, with why.
+        if let (false, Err(f)) = (merges, check_body(&call)) {
+            eprintln!("ruckus: not sent as is: {}", f.message);
+        }
         request::check_path(&call)?;
         let conn = dry_connection(opts).await?;
         return dryrun::print(&conn.client, &call, opts);
+    }
+    if !merges {
+        check_body(&call)?;
     }
     if op.route.method == ruckus_one_catalog::Method::Delete && !confirm(op, opts)? {
         return Err(Failure::new(Exit::Other, "not deleted"));

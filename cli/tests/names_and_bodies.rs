@@ -311,7 +311,7 @@ async fn a_create_prints_the_new_id_and_quiet_prints_ids_only() {
     let run = ruckus(
         Some(&sim),
         dir.path(),
-        &["-q", "venues", "list", "--all"],
+        &["--quiet", "venues", "list", "--all"],
         "",
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
