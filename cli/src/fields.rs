@@ -86,14 +86,23 @@ pub(crate) fn flags(op: Op) -> Vec<Flag> {
         .chain(r.query.iter().map(|p| (Place::Query, p)));
     for (place, p) in params {
         let (kind, choices) = kind_of(op, &p.schema);
-        let help = if p.description.is_empty() {
+        let mut help = if p.description.is_empty() {
             format!("{} parameter `{}`", place_word(place), p.name)
         } else {
             p.description.clone()
         };
-        let required = p.required
-            && place == Place::Path
-            && !crate::resolve::may_be_left_out(&op.table.api.name, &r.path, &p.name);
+        let names = match place {
+            Place::Path => crate::resolve::names_taken(op, &p.name),
+            _ => None,
+        };
+        if let Some((takes, left_out)) = names {
+            help.push_str(&format!(" Takes {takes}"));
+            if left_out {
+                help.push_str("; found from the object below it when left out");
+            }
+        }
+        let required =
+            p.required && place == Place::Path && !names.is_some_and(|(_, left_out)| left_out);
         out.push(named(
             &mut taken, "param", place, &p.name, help, required, kind, choices,
         ));

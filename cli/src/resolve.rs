@@ -6,6 +6,7 @@
 
 use crate::exit::{Exit, Failure};
 use crate::fields::kebab;
+use crate::ops::{self, Op};
 use crate::request::Call;
 use ruckus_one_catalog::{Catalog, ResourceKind};
 use ruckus_one_runtime::Client;
@@ -19,39 +20,48 @@ pub(crate) fn resources() -> Result<&'static Resources, Failure> {
 }
 
 /// The resource kind `op` works on, when the resource layer has one.
-pub(crate) fn kind_of_operation(op: crate::ops::Op) -> Option<&'static ResourceKind> {
+pub(crate) fn kind_of_operation(op: Op) -> Option<&'static ResourceKind> {
     lookup::kind_of_operation(resources().ok()?, &op.table.api.name, &op.route.id)
 }
 
-/// Whether a path parameter of `call`'s operation names an object whose child in the same path
-/// can tell its id (the parent of a kind listed across parents): it may then be left out.
-pub(crate) fn may_be_left_out(api: &str, path: &str, param: &str) -> bool {
-    let Ok(resources) = resources() else {
-        return false;
+/// What a path parameter of an operation (of `api`, at `path`) takes besides an id, when it
+/// names an object of a resource kind (`None` otherwise), and whether it may be left out (the
+/// parent of a kind listed across parents: the child found tells it).
+pub(crate) fn names_taken(op: Op, param: &str) -> Option<(&'static str, bool)> {
+    let kinds = kinds_of_path(op).ok()?;
+    let at = kinds.iter().position(|(p, _)| p == param)?;
+    let kind = kinds[at].1;
+    let left_out = kinds[at + 1..].iter().any(|(_, child)| {
+        child.parent.as_deref() == Some(kind.name.as_str()) && lists_across(op, child)
+    });
+    let device = kind.identity.iter().any(|i| i == "/serialNumber");
+    let takes = if device {
+        "its serial number, MAC address (any spelling) or name"
+    } else {
+        "its id or name"
     };
-    let Ok(kinds) = lookup::kinds_of_path(resources, api, path) else {
-        return false;
-    };
-    let Some(at) = kinds.iter().position(|(p, _)| p == param) else {
-        return false;
-    };
-    kinds[at + 1..].iter().any(|(_, child)| {
-        child.parent.as_deref() == Some(kinds[at].1.name.as_str()) && lists_across(child)
-    })
+    Some((takes, left_out))
+}
+
+/// The kinds the path parameters of `op` name (see [`lookup::kinds_of_path`]), the routes read
+/// from the areas they are in only.
+fn kinds_of_path(op: Op) -> Result<Vec<(String, &'static ResourceKind)>, Failure> {
+    let route_path = |id: &str| ops::by_id(op.table, id).map(|o| o.route.path.clone());
+    Ok(lookup::kinds_of_path(
+        resources()?,
+        &op.table.api.name,
+        &op.route.path,
+        &route_path,
+    ))
 }
 
 /// The kind's list does not take its parent in its path (a query across parents).
-fn lists_across(kind: &ResourceKind) -> bool {
+fn lists_across(op: Op, kind: &ResourceKind) -> bool {
     let (Some(list), Some(param)) = (&kind.operations.list, &kind.parent_param) else {
         return false;
     };
-    let Ok(catalog) = Catalog::get() else {
-        return false;
-    };
-    catalog
-        .api(&kind.api)
-        .and_then(|(_, t)| t.route(list))
-        .is_some_and(|r| !r.path_params.iter().any(|p| &p.name == param))
+    ops::by_id(op.table, list)
+        .is_some_and(|o| !o.route.path_params.iter().any(|p| &p.name == param))
 }
 
 /// Puts ids for the names among `call`'s path values (parents first), and the ids of parents
@@ -67,8 +77,7 @@ pub(crate) async fn path(client: &Client, call: &mut Call) -> Result<(), Failure
     if !given && !missing {
         return Ok(());
     }
-    let resources = resources()?;
-    let kinds = lookup::kinds_of_path(resources, &call.op.table.api.name, &route.path)?;
+    let kinds = kinds_of_path(call.op)?;
     let conn = Connection::new(client, None)?;
     let mut parent_at: Option<(usize, &ResourceKind)> = None;
     for (param, kind) in &kinds {

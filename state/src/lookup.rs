@@ -72,25 +72,15 @@ const MAC_FIELDS: [&str; 4] = ["mac", "macAddress", "apMac", "switchMac"];
 /// The kind each path parameter of `path` (an operation of `api`) names: a parameter names the
 /// kind whose read, update or delete path is `path` up to and including that parameter
 /// (`{venueId}` of `/venues/{venueId}/aps/{serialNumber}` names a venue, `{serialNumber}` an
-/// AP). Parameters that name no kind are left out.
+/// AP). Parameters that name no kind are left out. `route_path` gives the path of an operation
+/// of `api` by its id (a reader of part of the catalog passes its own; [`route_path`] reads the
+/// whole catalog).
 pub fn kinds_of_path<'r>(
     resources: &'r Resources,
     api: &str,
     path: &str,
-) -> Result<Vec<(String, &'r ResourceKind)>, Error> {
-    let catalog = Catalog::get().map_err(|e| Error::Resources(e.to_string()))?;
-    let Some((_, table)) = catalog.api(api) else {
-        return Ok(Vec::new());
-    };
-    let mut own_paths: Vec<(String, &ResourceKind)> = Vec::new();
-    for kind in resources.kinds.iter().filter(|k| k.api == api) {
-        let ops = &kind.operations;
-        for op in [&ops.read, &ops.update, &ops.delete].into_iter().flatten() {
-            if let Some(route) = table.route(op) {
-                own_paths.push((shape(&route.path), kind));
-            }
-        }
-    }
+    route_path: &dyn Fn(&str) -> Option<String>,
+) -> Vec<(String, &'r ResourceKind)> {
     let mut out = Vec::new();
     let mut prefix = String::new();
     for segment in path.split('/').filter(|s| !s.is_empty()) {
@@ -100,11 +90,31 @@ pub fn kinds_of_path<'r>(
             continue;
         };
         let here = shape(&prefix);
-        if let Some((_, kind)) = own_paths.iter().find(|(p, _)| *p == here) {
-            out.push((param.to_owned(), *kind));
+        // A kind's own routes name its id as it does (a cheap test before any route is read).
+        let found = resources
+            .kinds
+            .iter()
+            .filter(|k| k.api == api && k.id_param.as_deref() == Some(param))
+            .find(|k| {
+                let o = &k.operations;
+                [&o.read, &o.update, &o.delete]
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|id| route_path(id))
+                    .any(|p| shape(&p) == here)
+            });
+        if let Some(kind) = found {
+            out.push((param.to_owned(), kind));
         }
     }
-    Ok(out)
+    out
+}
+
+/// The path of operation `id` of `api`, from the whole catalog.
+pub fn route_path(api: &str, id: &str) -> Option<String> {
+    let catalog = Catalog::get().ok()?;
+    let (_, table) = catalog.api(api)?;
+    table.route(id).map(|r| r.path.clone())
 }
 
 /// The name of an object of `kind` from its document (its identity values joined by `/`).
@@ -217,6 +227,20 @@ mod tests {
             "provenance": "x"
         }))
         .unwrap()
+    }
+
+    #[test]
+    fn the_parameters_of_an_ap_path_name_its_venue_and_itself() {
+        let resources = Catalog::resources().unwrap();
+        let path = "/venues/{venueId}/aps/{serialNumber}/ledSettings";
+        let kinds = kinds_of_path(resources, "network", path, &|id| route_path("network", id));
+        let named: Vec<(&str, &str)> = kinds
+            .iter()
+            .map(|(p, k)| (p.as_str(), k.name.as_str()))
+            .collect();
+        assert_eq!(named, [("venueId", "venue"), ("serialNumber", "ap")]);
+        let op = kind_of_operation(resources, "network", "update_venue").unwrap();
+        assert_eq!(op.name, "venue");
     }
 
     #[test]
