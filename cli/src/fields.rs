@@ -109,9 +109,9 @@ pub(crate) fn flags(op: Op) -> Vec<Flag> {
     }
     if let Some(u) = crate::body::union(op) {
         let choices = u.variants.iter().map(|(n, _)| n.clone()).collect();
-        let help = format!(
-            "Which kind of body this is (required); each field below names the kinds it belongs to"
-        );
+        let help = "Which kind of body this is (required); each field below names the kinds it \
+                    belongs to"
+            .to_owned();
         out.push(named(
             &mut taken,
             "field",
