@@ -34,10 +34,18 @@ pub(crate) struct Flag {
     pub required: bool,
     /// A required body field (given by this flag, `--set` or `--json`).
     pub body_required: bool,
+    /// The path parameter naming the object the operation acts on (the path's last segment,
+    /// of a resource kind): it may also be given as the command's one positional argument.
+    pub positional: bool,
     pub choices: Vec<String>,
     pub place: Place,
     pub wire: String,
     pub kind: Kind,
+}
+
+/// The clap id of the positional argument `flag` may also be given as.
+pub(crate) fn positional_id(flag: &Flag) -> String {
+    format!("positional:{}", flag.wire)
 }
 
 /// `venueId` as `venue-id`.
@@ -103,9 +111,11 @@ pub(crate) fn flags(op: Op) -> Vec<Flag> {
         }
         let required =
             p.required && place == Place::Path && !names.is_some_and(|(_, left_out)| left_out);
-        out.push(named(
+        let mut flag = named(
             &mut taken, "param", place, &p.name, help, required, kind, choices,
-        ));
+        );
+        flag.positional = names.is_some() && r.path.ends_with(&format!("{{{}}}", p.name));
+        out.push(flag);
     }
     if let Some(u) = crate::body::union(op) {
         let choices = u.variants.iter().map(|(n, _)| n.clone()).collect();
@@ -187,6 +197,7 @@ fn named(
     };
     Flag {
         body_required: false,
+        positional: false,
         id: format!("{place_id}:{wire}"),
         value_name: long
             .rsplit('.')

@@ -60,7 +60,9 @@ pub(crate) fn read(op: Op, m: &ArgMatches, opts: &Opts) -> Result<Call, Failure>
     let mut path = Vec::new();
     let mut query = Vec::new();
     for flag in fields::flags(op) {
-        let Some(text) = m.try_get_one::<String>(&flag.id).ok().flatten() else {
+        let value_of = |id: &str| m.try_get_one::<String>(id).ok().flatten();
+        let Some(text) = value_of(&flag.id).or_else(|| value_of(&fields::positional_id(&flag)))
+        else {
             continue;
         };
         match flag.place {

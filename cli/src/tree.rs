@@ -81,7 +81,7 @@ pub(crate) fn op_command(op: Op) -> Command {
         cmd = cmd.next_line_help(true);
     }
     for flag in flags {
-        cmd = cmd.arg(flag_arg(&flag));
+        cmd = cmd.args(flag_args(&flag));
     }
     if r.request.is_some() {
         cmd = cmd.arg(
@@ -107,19 +107,29 @@ pub(crate) const SKELETON: &str = "skeleton";
 /// The flag that sends a whole-object write's body as given.
 pub(crate) const REPLACE: &str = "replace";
 
-fn flag_arg(flag: &Flag) -> Arg {
+/// A flag's argument, and the positional argument it may be given as (either, not both).
+fn flag_args(flag: &Flag) -> Vec<Arg> {
     let mut arg = Arg::new(flag.id.clone())
         .long(flag.long.clone())
         .help(flag.help.clone())
         .num_args(1)
         .value_name(flag.value_name.clone());
-    if flag.required {
-        arg = arg.required(true);
-    }
     if !flag.choices.is_empty() {
         arg = arg.value_parser(flag.choices.clone());
     }
-    arg
+    if !flag.positional {
+        return vec![arg.required(flag.required)];
+    }
+    let position = fields::positional_id(flag);
+    let mut positional = Arg::new(position.clone())
+        .index(1)
+        .value_name(flag.value_name.clone())
+        .help(format!("Same as --{}", flag.long))
+        .conflicts_with(flag.id.clone());
+    if flag.required {
+        positional = positional.required_unless_present(flag.id.clone());
+    }
+    vec![arg, positional]
 }
 
 /// The lines after an operation's help: where it goes and how it behaves.

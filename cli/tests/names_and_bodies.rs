@@ -38,6 +38,13 @@ async fn a_venue_is_found_by_name_and_an_ambiguous_name_lists_the_candidates() {
     // Another case: the same venue.
     let run = ruckus(Some(&sim), dir.path(), &args("warehouse lyon"), "");
     assert_eq!(run.json()["id"], "v-2", "{}", run.stderr);
+    let run = ruckus(
+        Some(&sim),
+        dir.path(),
+        &["venues", "get", "Lobby", "-o", "json"],
+        "",
+    );
+    assert_eq!(run.json()["id"], "v-1", "{}", run.stderr);
     // An id is used as is.
     let run = ruckus(Some(&sim), dir.path(), &args("v-1"), "");
     assert_eq!(run.json()["name"], "Lobby", "{}", run.stderr);
@@ -84,6 +91,14 @@ async fn an_ap_is_found_by_its_mac_in_four_spellings_without_its_venue() {
             .all(|p| p.ends_with("/venues/v-2/aps/311900000001")),
         "{gets:?}"
     );
+    // The object as the command's one argument.
+    let run = ruckus(
+        Some(&sim),
+        dir.path(),
+        &["aps", "get", "AABB.CCDD.EE01", "-o", "json"],
+        "",
+    );
+    assert_eq!(run.json()["serialNumber"], "311900000001", "{}", run.stderr);
     // A name in a venue given by its name.
     let run = ruckus(
         Some(&sim),
