@@ -94,10 +94,11 @@ pub(crate) async fn path(client: &Client, call: &mut Call) -> Result<(), Failure
         {
             under.insert(pp.clone(), id.clone());
         }
-        let found = if lookup::looks_like_id(&text) {
+        // A kind that cannot be listed takes ids only.
+        let found = if lookup::looks_like_id(&text) || kind.operations.list.is_none() {
             None
         } else {
-            Some(one(&conn, kind, &under, &text, param).await?)
+            one(&conn, kind, &under, &text, param).await?
         };
         let id = found.as_ref().map_or(text, |f| f.id.clone());
         if let (Some((p_at, _)), Some(f)) = (parent_at, &found)
@@ -117,16 +118,20 @@ pub(crate) async fn path(client: &Client, call: &mut Call) -> Result<(), Failure
 }
 
 /// The one object `text` names, or a failure: not found (exit 4), or several with that name
-/// (a usage error listing each with its id).
+/// (a usage error listing each with its id). `None`: the list was refused (the value is then
+/// sent as it is, the service's answer being the better error).
 async fn one(
     conn: &Connection<'_>,
     kind: &ResourceKind,
     under: &BTreeMap<String, String>,
     text: &str,
     param: &str,
-) -> Result<Found, Failure> {
-    match lookup::find(conn, kind, under, text).await? {
-        Lookup::Found(f) => Ok(f),
+) -> Result<Option<Found>, Failure> {
+    let Ok(looked_up) = lookup::find(conn, kind, under, text).await else {
+        return Ok(None);
+    };
+    match looked_up {
+        Lookup::Found(f) => Ok(Some(f)),
         Lookup::NotFound => Err(Failure::new(
             Exit::NotFound,
             format!(

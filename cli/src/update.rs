@@ -30,7 +30,9 @@ fn sibling(op: Op, method: Method) -> Option<Op> {
 
 /// The read that goes with a whole-object write `op`, when there is one.
 pub(crate) fn read_of(op: Op) -> Option<Op> {
-    (op.route.method == Method::Put && op.route.request.is_some())
+    let takes_object = body::object(op.table, &op.route.request.as_ref()?.schema).is_some()
+        || body::union(op).is_some();
+    (op.route.method == Method::Put && takes_object)
         .then(|| sibling(op, Method::Get))
         .flatten()
 }
@@ -63,7 +65,15 @@ pub(crate) async fn prepare(client: &Client, call: &mut Call) -> Result<(), Fail
         body: None,
         version: 0,
     };
-    let current: Value = crate::call::build(client, &get)?.send_json().await?;
+    let current: Value = match crate::call::build(client, &get)?.send_json().await {
+        Ok(v) => v,
+        // Nothing to read (yet): the body goes as given.
+        Err(e) if e.status() == Some(404) => {
+            call.body = Some(given);
+            return Ok(());
+        }
+        Err(e) => return Err(e.into()),
+    };
     let mut merged = writable(call.op, current);
     merge(&mut merged, given);
     call.body = Some(merged);
