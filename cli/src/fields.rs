@@ -1,6 +1,7 @@
-//! An operation's flags: one per path and query parameter and per top-level scalar field of
-//! its JSON body, named in kebab case (`venueId` is `--venue-id`); a name taken by a global flag
-//! or by another of the operation's flags gets a `param-` or `field-` prefix.
+//! An operation's flags: one per path and query parameter and per field of its JSON body a
+//! value can be given to (see [`body`](crate::body); nested ones dotted, `--address.city`),
+//! named in kebab case (`venueId` is `--venue-id`); a name taken by a global flag or by another
+//! of the operation's flags gets a `param-` or `field-` prefix.
 
 use crate::ops::Op;
 use crate::opts::globals;
