@@ -113,22 +113,28 @@ pub(crate) fn service_set(op: Op, path: &str, schema: &Value) -> bool {
     })
 }
 
+/// A `PATCH` sends the fields that change: none is required.
+fn partial(op: Op) -> bool {
+    op.route.method == ruckus_one_catalog::Method::Patch
+}
+
 /// The fields a person may set, parents' order, nested ones after their parent's siblings.
 pub(crate) fn fields(op: Op) -> Vec<Field> {
     let Some(root) = root(op) else {
         return Vec::new();
     };
+    let required = !partial(op);
     match union(op) {
         None => {
             let mut out = Vec::new();
-            walk(op, root, "", true, 1, &mut out);
+            walk(op, root, "", required, 1, &mut out);
             out
         }
         Some(u) => {
             let mut merged: Vec<Field> = Vec::new();
             for (name, schema) in &u.variants {
                 let mut one = Vec::new();
-                walk(op, schema, "", true, 1, &mut one);
+                walk(op, schema, "", required, 1, &mut one);
                 for f in one {
                     match merged.iter_mut().find(|m| m.path == f.path) {
                         Some(m) => {
@@ -196,7 +202,7 @@ pub(crate) fn check(op: Op, body: &Value) -> Result<(), Failure> {
     let Some(root) = root(op) else {
         return Ok(());
     };
-    if !body.is_object() {
+    if !body.is_object() || partial(op) {
         return Ok(());
     }
     let schema = match union(op) {

@@ -355,3 +355,36 @@ async fn a_create_prints_the_new_id_and_quiet_prints_ids_only() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.json()["requestId"].is_string(), "{}", run.stdout);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_update_goes_to_the_patch_of_the_same_path_where_there_is_one() {
+    let sim = sim_with(SimConfig::default()).await;
+    let pool =
+        json!({"id": "d-1", "name": "Residents", "identityGroupId": "g-1", "passphraseLength": 18});
+    sim.insert(&sim.tenant_id(), "/dpskServices", pool).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "dpsk",
+        "service",
+        "update",
+        "Residents",
+        "--name",
+        "Tenants",
+    ];
+    let run = ruckus(Some(&sim), dir.path(), &args, "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let sent: Vec<String> = sim
+        .requests()
+        .into_iter()
+        .filter_map(|r| r.operation)
+        .filter(|o| o.contains("dpsk_service"))
+        .collect();
+    assert!(
+        sent.contains(&"patch_dpsk_service".to_owned())
+            && !sent.contains(&"update_dpsk_service".to_owned()),
+        "{sent:?}"
+    );
+    let pools = sim.objects(&sim.tenant_id(), "/dpskServices");
+    assert_eq!(pools[0]["name"], "Tenants");
+    assert_eq!(pools[0]["passphraseLength"], 18, "{}", pools[0]);
+}
