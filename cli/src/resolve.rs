@@ -155,3 +155,52 @@ async fn one(
         }
     }
 }
+
+/// Puts ids for names in `call`'s query values and top-level body fields that hold the id of
+/// an object directly under the tenant (a `venueId` field names a venue): the same lookup as
+/// a path value, with no parent.
+pub(crate) async fn fields(client: &Client, call: &mut Call) -> Result<(), Failure> {
+    let resources = resources()?;
+    let api = call.op.table.api.name.as_str();
+    let kind_of = |name: &str| {
+        resources.kinds.iter().find(|k| {
+            k.api == api
+                && k.parent.is_none()
+                && k.operations.list.is_some()
+                && k.id_param.as_deref() == Some(name)
+        })
+    };
+    let mut wanted: Vec<(String, String, &ResourceKind)> = Vec::new();
+    for (name, value) in &call.query {
+        if let Some(kind) = kind_of(name) {
+            wanted.push(((*name).to_owned(), value.clone(), kind));
+        }
+    }
+    if let Some(serde_json::Value::Object(body)) = &call.body {
+        for (name, value) in body {
+            if let (Some(kind), Some(text)) = (kind_of(name), value.as_str()) {
+                wanted.push((name.clone(), text.to_owned(), kind));
+            }
+        }
+    }
+    wanted.retain(|(_, text, _)| !lookup::looks_like_id(text));
+    if wanted.is_empty() {
+        return Ok(());
+    }
+    let conn = Connection::new(client, None)?;
+    for (name, text, kind) in wanted {
+        let Some(found) = one(&conn, kind, &BTreeMap::new(), &text, &name).await? else {
+            continue;
+        };
+        for (_, v) in call.query.iter_mut().filter(|(n, _)| *n == name) {
+            *v = found.id.clone();
+        }
+        if let Some(serde_json::Value::Object(body)) = &mut call.body
+            && let Some(v) = body.get_mut(&name)
+            && v.as_str() == Some(text.as_str())
+        {
+            *v = serde_json::Value::String(found.id.clone());
+        }
+    }
+    Ok(())
+}

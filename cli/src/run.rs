@@ -130,6 +130,7 @@ async fn operation(op: Op, m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
     let conn = connect::connect(opts).await?;
     if !many {
         resolve::path(&conn.client, &mut call).await?;
+        resolve::fields(&conn.client, &mut call).await?;
     }
     request::check_path(&call)?;
     if many {

@@ -59,6 +59,12 @@ async fn a_venue_is_found_by_name_and_an_ambiguous_name_lists_the_candidates() {
     let run = ruckus(Some(&sim), dir.path(), &args("Nowhere"), "");
     assert_eq!(run.code, 4, "{}", run.stdout);
     assert!(run.stderr.contains("Nowhere"), "{}", run.stderr);
+    // A body field holding a venue's id takes its name too.
+    let list = |v: &'static str| ["aps", "list", "--venue-id", v];
+    let run = ruckus(Some(&sim), dir.path(), &list("Warehouse Lyon"), "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = ruckus(Some(&sim), dir.path(), &list("Nowhere"), "");
+    assert_eq!(run.code, 4, "{}", run.stdout);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
