@@ -82,11 +82,15 @@ async fn answer_json(
     if op.route.asynchronous
         && let Some(id) = answer.get("requestId").and_then(Value::as_str)
     {
+        let created = crate::created::id_in(&answer);
         if opts.no_wait {
-            return print_request_id(opts.format, id);
+            return print_request_id(opts, id, created);
         }
         let activity = wait(client, op, id, opts.tty_err).await?;
-        return single(opts, &activity);
+        return match crate::created::kind(op) {
+            Some(kind) => crate::created::show(client, call, opts, kind, created, &activity).await,
+            None => single(opts, &activity),
+        };
     }
     if let Value::Array(items) = &answer {
         let mut rows = Rows::new(opts.format, columns(op, opts)).with_jq(opts.jq.clone());
@@ -106,14 +110,18 @@ pub(crate) fn single(opts: &Opts, v: &Value) -> Result<(), Failure> {
     }
 }
 
-fn print_request_id(format: Format, id: &str) -> Result<(), Failure> {
-    match format {
-        Format::Table => {
-            println!("{id}");
-            Ok(())
-        }
-        f => output::value(f, &serde_json::json!({"requestId": id})).map_err(io),
+/// A write not waited for: its request id, and the id of what it creates when the answer
+/// names it (with `--quiet`, that id, else the request id).
+fn print_request_id(opts: &Opts, id: &str, created: Option<String>) -> Result<(), Failure> {
+    let mut v = serde_json::json!({ "requestId": id });
+    if let Some(c) = created {
+        v["id"] = Value::String(c);
     }
+    if opts.format == Format::Table && opts.jq.is_none() && v.get("id").is_none() {
+        println!("{id}");
+        return Ok(());
+    }
+    single(opts, &v)
 }
 
 /// Waits for the activity `id` of a write of `op` (as the client acts), with a progress line on

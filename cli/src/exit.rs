@@ -152,6 +152,19 @@ impl From<Error> for Failure {
     }
 }
 
+impl From<ruckus_one_state::Error> for Failure {
+    fn from(e: ruckus_one_state::Error) -> Failure {
+        use ruckus_one_state::Error as E;
+        let exit = match &e {
+            E::Call { source, .. } => class_of(source),
+            E::MissingSecret { .. } | E::Document { .. } => Exit::Usage,
+            E::NotFound(_) => Exit::NotFound,
+            _ => Exit::Other,
+        };
+        Failure::new(exit, e.to_string())
+    }
+}
+
 impl From<ruckus_one_profiles::Error> for Failure {
     fn from(e: ruckus_one_profiles::Error) -> Failure {
         match e {

@@ -1,6 +1,7 @@
-//! An operation's flags: one per path and query parameter and per top-level scalar field of
-//! its JSON body, named in kebab case (`venueId` is `--venue-id`); a name taken by a global flag
-//! or by another of the operation's flags gets a `param-` or `field-` prefix.
+//! An operation's flags: one per path and query parameter and per field of its JSON body a
+//! value can be given to (see [`body`](crate::body); nested ones dotted, `--address.city`),
+//! named in kebab case (`venueId` is `--venue-id`); a name taken by a global flag or by another
+//! of the operation's flags gets a `param-` or `field-` prefix.
 
 use crate::ops::Op;
 use crate::opts::globals;
@@ -32,10 +33,20 @@ pub(crate) struct Flag {
     pub help: String,
     pub value_name: String,
     pub required: bool,
+    /// A required body field (given by this flag, `--set` or `--json`).
+    pub body_required: bool,
+    /// The path parameter naming the object the operation acts on (the path's last segment,
+    /// of a resource kind): it may also be given as the command's one positional argument.
+    pub positional: bool,
     pub choices: Vec<String>,
     pub place: Place,
     pub wire: String,
     pub kind: Kind,
+}
+
+/// The clap id of the positional argument `flag` may also be given as.
+pub(crate) fn positional_id(flag: &Flag) -> String {
+    format!("positional:{}", flag.wire)
 }
 
 /// `venueId` as `venue-id`.
@@ -65,7 +76,15 @@ pub(crate) fn flags(op: Op) -> Vec<Flag> {
     let mut taken: BTreeSet<String> = globals()
         .iter()
         .filter_map(|a| a.get_long().map(str::to_owned))
-        .chain(["help", "version"].map(String::from))
+        .chain(
+            [
+                "help",
+                "version",
+                crate::tree::SKELETON,
+                crate::tree::REPLACE,
+            ]
+            .map(String::from),
+        )
         .collect();
     let mut out = Vec::new();
     let r = op.route;
@@ -76,29 +95,71 @@ pub(crate) fn flags(op: Op) -> Vec<Flag> {
         .chain(r.query.iter().map(|p| (Place::Query, p)));
     for (place, p) in params {
         let (kind, choices) = kind_of(op, &p.schema);
-        let help = if p.description.is_empty() {
+        let mut help = if p.description.is_empty() {
             format!("{} parameter `{}`", place_word(place), p.name)
         } else {
             p.description.clone()
         };
-        let required = p.required && place == Place::Path;
-        out.push(named(
+        let names = match place {
+            Place::Path => crate::resolve::names_taken(op, &p.name),
+            _ => None,
+        };
+        if let Some((takes, left_out)) = names {
+            help.push_str(&format!(" Takes {takes}"));
+            if left_out {
+                help.push_str("; found from the object below it when left out");
+            }
+        }
+        let required =
+            p.required && place == Place::Path && !names.is_some_and(|(_, left_out)| left_out);
+        let mut flag = named(
             &mut taken, "param", place, &p.name, help, required, kind, choices,
-        ));
+        );
+        flag.positional = names.is_some() && r.path.ends_with(&format!("{{{}}}", p.name));
+        out.push(flag);
     }
-    for (name, schema) in body_scalars(op) {
-        let (kind, choices) = kind_of(op, &schema);
-        let help = format!("Body field `{name}`");
+    if let Some(u) = crate::body::union(op) {
+        let choices = u.variants.iter().map(|(n, _)| n.clone()).collect();
+        let help = "Which kind of body this is (required); each field below names the kinds it \
+                    belongs to"
+            .to_owned();
         out.push(named(
             &mut taken,
             "field",
             Place::Body,
-            &name,
+            &u.property,
+            help,
+            false,
+            Kind::Text,
+            choices,
+        ));
+    }
+    let all_variants = crate::body::union(op).map_or(0, |u| u.variants.len());
+    let mut body = crate::body::fields(op);
+    // Required fields first, as `--help` lists them.
+    body.sort_by_key(|f| !f.required);
+    for field in body {
+        let (kind, _) = kind_of(op, field.schema);
+        let choices = field.choices;
+        let mut help = format!("Body field `{}`", field.path);
+        if field.required {
+            help.push_str(" (required)");
+        }
+        if !field.variants.is_empty() && field.variants.len() < all_variants {
+            help.push_str(&format!(" [{}]", field.variants.join(", ")));
+        }
+        let mut flag = named(
+            &mut taken,
+            "field",
+            Place::Body,
+            &field.path,
             help,
             false,
             kind,
             choices,
-        ));
+        );
+        flag.body_required = field.required;
+        out.push(flag);
     }
     out
 }
@@ -122,7 +183,7 @@ fn named(
     kind: Kind,
     choices: Vec<String>,
 ) -> Flag {
-    let mut long = kebab(wire);
+    let mut long = flag_name(wire);
     if long.is_empty() || taken.contains(&long) {
         long = format!("{prefix}-{long}");
     }
@@ -136,8 +197,15 @@ fn named(
         Place::Body => "body",
     };
     Flag {
+        body_required: false,
+        positional: false,
         id: format!("{place_id}:{wire}"),
-        value_name: long.to_uppercase().replace('-', "_"),
+        value_name: long
+            .rsplit('.')
+            .next()
+            .unwrap_or_default()
+            .to_uppercase()
+            .replace('-', "_"),
         long,
         help,
         required,
@@ -156,22 +224,6 @@ where
     op.table.deref(schema)
 }
 
-/// The top-level scalar fields of the JSON body, in the schema's order.
-pub(crate) fn body_scalars(op: Op) -> Vec<(String, Value)> {
-    let Some(body) = op.route.request.as_ref() else {
-        return Vec::new();
-    };
-    let schema = resolve(op, &body.schema);
-    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
-        return Vec::new();
-    };
-    props
-        .iter()
-        .filter(|(_, s)| kind_of(op, s).0 != Kind::Text || is_text(op, s))
-        .map(|(k, s)| (k.clone(), s.clone()))
-        .collect()
-}
-
 fn types(schema: &Value) -> Vec<&str> {
     match schema.get("type") {
         Some(Value::String(t)) => vec![t.as_str()],
@@ -180,9 +232,19 @@ fn types(schema: &Value) -> Vec<&str> {
     }
 }
 
-fn is_text(op: Op, schema: &Value) -> bool {
-    let s = resolve(op, schema);
-    types(s).contains(&"string") || s.get("enum").is_some()
+/// A value set from one flag: a string, number, boolean or enum (`$ref`s followed).
+pub(crate) fn is_scalar(schema: &Value) -> bool {
+    let ts = types(schema);
+    schema.get("enum").is_some()
+        || ["string", "integer", "number", "boolean"]
+            .iter()
+            .any(|t| ts.contains(t))
+}
+
+/// The flag of a dotted body path: each part in kebab case (`wlan.wlanSecurity` is
+/// `wlan.wlan-security`).
+pub(crate) fn flag_name(path: &str) -> String {
+    path.split('.').map(kebab).collect::<Vec<_>>().join(".")
 }
 
 /// How a value of `schema` is read from a flag, and its choices if it is an enum.

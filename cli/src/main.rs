@@ -8,9 +8,11 @@
 //! (`docs/src/performance.md`).
 
 #![warn(missing_docs, unreachable_pub)]
+mod body;
 mod call;
 mod commands;
 mod connect;
+mod created;
 mod dryrun;
 mod exit;
 mod fanout;
@@ -22,9 +24,12 @@ mod opts;
 mod output;
 mod progress;
 mod request;
+mod resolve;
 mod run;
+mod skeleton;
 mod table;
 mod tree;
+mod update;
 
 use exit::Failure;
 use std::process::ExitCode;

@@ -31,6 +31,7 @@ pub(crate) fn globals() -> Vec<Arg> {
         value("columns", "Comma-separated fields shown as columns (table, csv); `a.b` reads nested fields"),
         value("jq", "jq filter applied to each row of a list, else to the answer (results one a line)"),
         flag("all", "Fetch every page of a paged operation (rows stream as they arrive)"),
+        flag("quiet", "Print ids only, one a line: of each row, of the object read, made or changed"),
         flag("no-wait", "Do not wait for an asynchronous write: print its request id"),
         flag("yes", "Do not ask before a delete"),
         flag("dry-run", "Print the request that would be sent (secrets redacted) and send nothing"),
@@ -57,6 +58,11 @@ pub(crate) fn globals() -> Vec<Arg> {
         value("version-media", "Media version to use (`v1.1`), where the operation offers several"),
     ]
 }
+
+/// What `--quiet` prints of each row or answer: its id (an AP's serial number; a write not
+/// waited for, its request id).
+const IDS: &str =
+    r#"if type == "object" then (.id // .serialNumber // .requestId // empty) else . end"#;
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,6 +92,8 @@ pub(crate) struct Opts {
     pub columns: Option<Vec<String>>,
     pub all: bool,
     pub no_wait: bool,
+    /// `--quiet`: ids only (through the jq filter [`IDS`]).
+    pub quiet: bool,
     pub yes: bool,
     pub dry_run: bool,
     pub local: bool,
@@ -135,7 +143,17 @@ impl Opts {
     /// filter that does not compile is a usage error.
     pub(crate) fn read(m: &ArgMatches) -> Result<Opts, crate::exit::Failure> {
         let mut opts = Opts::read_flags(m);
-        if let Some(code) = text(m, "jq") {
+        let code = match (text(m, "jq"), opts.quiet) {
+            (Some(_), true) => {
+                return Err(crate::exit::Failure::usage(
+                    "--quiet prints ids only: it does not go with --jq",
+                ));
+            }
+            (Some(code), false) => Some(code),
+            (None, true) => Some(IDS.to_owned()),
+            (None, false) => None,
+        };
+        if let Some(code) = code {
             opts.jq = Some(std::rc::Rc::new(crate::jq::Jq::compile(&code)?));
         }
         Ok(opts)
@@ -153,6 +171,7 @@ impl Opts {
             columns: list(text(m, "columns")),
             all: on(m, "all"),
             no_wait: on(m, "no-wait"),
+            quiet: on(m, "quiet"),
             yes: on(m, "yes"),
             dry_run: on(m, "dry-run"),
             local: on(m, "local"),

@@ -14,8 +14,9 @@ use serde_json::Value;
 #[derive(Debug, Clone)]
 pub(crate) struct Call {
     pub op: Op,
-    /// Path parameter values in template order.
-    pub path: Vec<String>,
+    /// Path parameter values in template order (as given: an object's name until
+    /// [`resolve`](crate::resolve) puts its id; `None` until found from a child).
+    pub path: Vec<Option<String>>,
     pub query: Vec<(&'static str, String)>,
     pub body: Option<Value>,
     /// Index into the route's versions.
@@ -26,7 +27,11 @@ impl Call {
     /// The call's arguments as the runtime's request builder takes them.
     pub(crate) fn arguments(&self) -> Arguments {
         Arguments {
-            path: self.path.clone(),
+            path: self
+                .path
+                .iter()
+                .map(|p| p.clone().unwrap_or_default())
+                .collect(),
             query: self
                 .query
                 .iter()
@@ -55,7 +60,9 @@ pub(crate) fn read(op: Op, m: &ArgMatches, opts: &Opts) -> Result<Call, Failure>
     let mut path = Vec::new();
     let mut query = Vec::new();
     for flag in fields::flags(op) {
-        let Some(text) = m.try_get_one::<String>(&flag.id).ok().flatten() else {
+        let value_of = |id: &str| m.try_get_one::<String>(id).ok().flatten();
+        let Some(text) = value_of(&flag.id).or_else(|| value_of(&fields::positional_id(&flag)))
+        else {
             continue;
         };
         match flag.place {
@@ -92,9 +99,8 @@ pub(crate) fn read(op: Op, m: &ArgMatches, opts: &Opts) -> Result<Call, Failure>
             path.iter()
                 .find(|(w, _)| w == &p.name)
                 .map(|(_, v)| v.clone())
-                .ok_or_else(|| Failure::usage(format!("--{} is required", fields::kebab(&p.name))))
         })
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect();
     let version = version_index(op, opts.version_media.as_deref())?;
     Ok(Call {
         op,
@@ -103,6 +109,24 @@ pub(crate) fn read(op: Op, m: &ArgMatches, opts: &Opts) -> Result<Call, Failure>
         body,
         version,
     })
+}
+
+/// Fails when a path parameter has no value (none given, none found from a child object).
+pub(crate) fn check_path(call: &Call) -> Result<(), Failure> {
+    let missing = call
+        .op
+        .route
+        .path_params
+        .iter()
+        .zip(&call.path)
+        .find(|(_, v)| v.is_none());
+    match missing {
+        Some((p, _)) => Err(Failure::usage(format!(
+            "--{} is required",
+            fields::kebab(&p.name)
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// The body a required body starts as when none is given: `{}` (a query with the service's

@@ -4,7 +4,7 @@ use crate::connect::{self, Connection};
 use crate::exit::{Exit, Failure};
 use crate::ops::{self, Op};
 use crate::opts::Opts;
-use crate::{call, commands, dryrun, fanout, request, tree};
+use crate::{call, commands, dryrun, fanout, request, resolve, tree, update};
 use clap::ArgMatches;
 
 pub(crate) fn main(mut args: Vec<String>) -> Result<(), Failure> {
@@ -99,16 +99,40 @@ fn rewrite_alias(args: &mut Vec<String>, area_at: usize) -> Result<(), Failure> 
 }
 
 async fn operation(op: Op, m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
-    let call = request::read(op, m, opts)?;
+    if on(m, tree::SKELETON) {
+        let variant = crate::body::union(op).and_then(|u| {
+            m.try_get_one::<String>(&format!("body:{}", u.property))
+                .ok()?
+                .cloned()
+        });
+        let json = m.value_source("output") == Some(clap::parser::ValueSource::CommandLine)
+            && opts.format == crate::opts::Format::Json;
+        return crate::skeleton::print(&crate::skeleton::of(op, variant.as_deref())?, json);
+    }
+    let mut call = request::read(op, m, opts)?;
     let many = opts.tenants.is_some() || opts.all_customers;
+    let merges = !on(m, tree::REPLACE) && update::read_of(op).is_some();
     if opts.dry_run {
+        // A preview still shows a body the command would refuse, with why.
+        if let (false, Err(f)) = (merges, check_body(&call)) {
+            eprintln!("ruckus: not sent as is: {}", f.message);
+        }
+        request::check_path(&call)?;
         let conn = dry_connection(opts).await?;
         return dryrun::print(&conn.client, &call, opts);
+    }
+    if !merges {
+        check_body(&call)?;
     }
     if op.route.method == ruckus_one_catalog::Method::Delete && !confirm(op, opts)? {
         return Err(Failure::new(Exit::Other, "not deleted"));
     }
     let conn = connect::connect(opts).await?;
+    if !many {
+        resolve::path(&conn.client, &mut call).await?;
+        resolve::fields(&conn.client, &mut call).await?;
+    }
+    request::check_path(&call)?;
     if many {
         let tenants = match &opts.tenants {
             Some(t) => t.clone(),
@@ -116,9 +140,29 @@ async fn operation(op: Op, m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
         };
         return fanout::run(&conn.client, &call, opts, tenants).await;
     }
+    if merges {
+        update::prepare(&conn.client, &mut call).await?;
+        check_body(&call)?;
+    }
     let result = call::run(&conn.client, &call, opts).await;
     drop(conn);
     result
+}
+
+/// A body missing a required field is a usage error, before anything is sent.
+fn check_body(call: &request::Call) -> Result<(), Failure> {
+    match &call.body {
+        Some(b) => crate::body::check(call.op, b),
+        None => Ok(()),
+    }
+}
+
+fn on(m: &ArgMatches, id: &str) -> bool {
+    m.try_get_one::<bool>(id)
+        .ok()
+        .flatten()
+        .copied()
+        .unwrap_or(false)
 }
 
 /// The client of a dry run: the real settings when there are some (for the URL), else the

@@ -75,25 +75,61 @@ pub(crate) fn op_command(op: Op) -> Command {
     let mut cmd = Command::new(verb)
         .about(r.summary.clone())
         .after_help(op_help(op));
-    for flag in fields::flags(op) {
-        cmd = cmd.arg(flag_arg(&flag));
+    let flags = fields::flags(op);
+    // Long dotted flags leave no room for help beside them: help goes under each.
+    if flags.iter().any(|f| f.long.len() > 36) {
+        cmd = cmd.next_line_help(true);
+    }
+    for flag in flags {
+        cmd = cmd.args(flag_args(&flag));
+    }
+    if r.request.is_some() {
+        cmd = cmd.arg(
+            Arg::new(SKELETON)
+                .long(SKELETON)
+                .action(clap::ArgAction::SetTrue)
+                .help("Print a body to fill in (YAML; JSON with -o json), required fields first, and send nothing"),
+        );
+    }
+    if crate::update::read_of(op).is_some() {
+        cmd = cmd.arg(
+            Arg::new(REPLACE)
+                .long(REPLACE)
+                .action(clap::ArgAction::SetTrue)
+                .help("Send exactly the body given (without it, the object is read and the fields given are changed)"),
+        );
     }
     cmd
 }
 
-fn flag_arg(flag: &Flag) -> Arg {
+/// The flag that prints a body to fill in.
+pub(crate) const SKELETON: &str = "skeleton";
+/// The flag that sends a whole-object write's body as given.
+pub(crate) const REPLACE: &str = "replace";
+
+/// A flag's argument, and the positional argument it may be given as (either, not both).
+fn flag_args(flag: &Flag) -> Vec<Arg> {
     let mut arg = Arg::new(flag.id.clone())
         .long(flag.long.clone())
         .help(flag.help.clone())
         .num_args(1)
         .value_name(flag.value_name.clone());
-    if flag.required {
-        arg = arg.required(true);
-    }
     if !flag.choices.is_empty() {
         arg = arg.value_parser(flag.choices.clone());
     }
-    arg
+    if !flag.positional {
+        return vec![arg.required(flag.required)];
+    }
+    let position = fields::positional_id(flag);
+    let mut positional = Arg::new(position.clone())
+        .index(1)
+        .value_name(flag.value_name.clone())
+        .help(format!("Same as --{}", flag.long))
+        .conflicts_with(flag.id.clone());
+    if flag.required {
+        positional = positional.required_unless_present(flag.id.clone());
+    }
+    vec![arg, positional]
 }
 
 /// The lines after an operation's help: where it goes and how it behaves.

@@ -43,6 +43,7 @@ mod error;
 mod fields;
 mod journal;
 mod kinds;
+pub mod lookup;
 mod model;
 mod plan;
 mod pointer;

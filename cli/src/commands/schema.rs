@@ -28,6 +28,7 @@ pub(super) fn run(words: &[String]) -> Result<(), Failure> {
         }
         found
     };
+    let one = !words.is_empty() && selected.len() == 1;
     let doc = json!({
         "program": "ruckus",
         "version": env!("CARGO_PKG_VERSION"),
@@ -39,7 +40,14 @@ pub(super) fn run(words: &[String]) -> Result<(), Failure> {
         "exit_codes": Exit::ALL.iter().map(|e| json!({
             "code": e.code(), "class": e.name(), "meaning": e.meaning(),
         })).collect::<Vec<_>>(),
-        "commands": selected.into_iter().map(command).collect::<Vec<_>>(),
+        "commands": selected.iter().map(|o| {
+            let mut c = command(*o);
+            // One command asked for: its body's JSON Schema, `$ref`s written out.
+            if one && let Some(b) = crate::body::json_schema(*o) {
+                c["body_schema"] = b;
+            }
+            c
+        }).collect::<Vec<_>>(),
     });
     println!(
         "{}",
@@ -58,7 +66,7 @@ pub(crate) fn command(op: Op) -> Value {
                 "flag": format!("--{}", f.long),
                 "in": match f.place { Place::Path => "path", Place::Query => "query", Place::Body => "body" },
                 "name": f.wire,
-                "required": f.required,
+                "required": f.required || f.body_required,
                 "type": format!("{:?}", f.kind).to_lowercase(),
                 "choices": f.choices,
             })

@@ -125,16 +125,7 @@ fn load_resources(m: &ArgMatches) -> Result<state::Resources, Failure> {
 }
 
 fn failure(e: state::Error) -> Failure {
-    let exit = match &e {
-        state::Error::Call {
-            source: ruckus_one_runtime::Error::Activity(_),
-            ..
-        } => Exit::ActivityFailed,
-        state::Error::MissingSecret { .. } | state::Error::Document { .. } => Exit::Usage,
-        state::Error::NotFound(_) => Exit::NotFound,
-        _ => Exit::Other,
-    };
-    Failure::new(exit, e.to_string())
+    e.into()
 }
 
 async fn export(
