@@ -48,13 +48,13 @@ pub(crate) async fn run(client: &Client, call: &Call, opts: &Opts) -> Result<(),
             Ok(())
         }
         ResponseKind::Text => {
-            println!("{}", build(client, call)?.send_text().await?);
+            crate::out::line(format_args!("{}", build(client, call)?.send_text().await?))?;
             Ok(())
         }
         ResponseKind::Binary => {
             let bytes = build(client, call)?.send_bytes().await?;
             use std::io::Write;
-            std::io::stdout().write_all(&bytes).map_err(io)
+            crate::out::stdout().write_all(&bytes).map_err(io)
         }
         ResponseKind::Json => {
             let answer: Value = build(client, call)?.send_json().await?;
@@ -109,7 +109,7 @@ pub(crate) fn single(opts: &Opts, v: &Value) -> Result<(), Failure> {
 fn print_request_id(format: Format, id: &str) -> Result<(), Failure> {
     match format {
         Format::Table => {
-            println!("{id}");
+            crate::out::line(format_args!("{id}"))?;
             Ok(())
         }
         f => output::value(f, &serde_json::json!({"requestId": id})).map_err(io),

@@ -18,7 +18,7 @@ pub(crate) struct Rows {
     /// `--jq`: each row goes through the filter instead of the format.
     jq: Option<std::rc::Rc<crate::jq::Jq>>,
     table: Option<Table>,
-    csv: Option<csv::Writer<std::io::Stdout>>,
+    csv: Option<csv::Writer<crate::out::Out>>,
 }
 
 impl Rows {
@@ -64,7 +64,7 @@ impl Rows {
         }
         let first = self.count == 0;
         self.count += 1;
-        let mut out = std::io::stdout().lock();
+        let mut out = crate::out::stdout();
         match self.format {
             Format::Json => {
                 let sep = if first { "[\n  " } else { ",\n  " };
@@ -79,7 +79,7 @@ impl Rows {
                 drop(out);
                 let w = self
                     .csv
-                    .get_or_insert_with(|| csv::Writer::from_writer(std::io::stdout()));
+                    .get_or_insert_with(|| csv::Writer::from_writer(crate::out::stdout()));
                 if first {
                     w.write_record(&self.columns)
                         .map_err(std::io::Error::other)?;
@@ -105,7 +105,7 @@ impl Rows {
         if self.jq.is_some() {
             return Ok(());
         }
-        let mut out = std::io::stdout().lock();
+        let mut out = crate::out::stdout();
         match self.format {
             Format::Json if self.count == 0 => writeln!(out, "[]")?,
             Format::Json => writeln!(out, "\n]")?,
@@ -126,7 +126,7 @@ impl Rows {
 
 /// A single answer (not rows).
 pub(crate) fn value(format: Format, v: &Value) -> std::io::Result<()> {
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::out::stdout();
     match format {
         Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(v)?),
         Format::Jsonl => writeln!(out, "{v}"),

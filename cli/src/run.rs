@@ -25,6 +25,10 @@ pub(crate) fn main(mut args: Vec<String>) -> Result<(), Failure> {
     };
     let (words, leaf) = leaf(&matches);
     let opts = Opts::read(leaf)?;
+    crate::log::start(&opts);
+    if let Some(path) = &opts.out {
+        crate::out::into_file(path)?;
+    }
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -56,7 +60,7 @@ fn leaf(m: &ArgMatches) -> (Vec<String>, &ArgMatches) {
 }
 
 /// The index of the first word that is not a global flag or its value.
-fn first_word(args: &[String]) -> Option<usize> {
+pub(crate) fn first_word(args: &[String]) -> Option<usize> {
     let takes_value: Vec<String> = crate::opts::globals()
         .iter()
         .filter(|a| a.get_action().takes_values())
@@ -116,7 +120,10 @@ async fn operation(op: Op, m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
         };
         return fanout::run(&conn.client, &call, opts, tenants).await;
     }
-    let result = call::run(&conn.client, &call, opts).await;
+    let result = match opts.watch {
+        Some(every) => crate::watch::run(&conn.client, &call, opts, every).await,
+        None => call::run(&conn.client, &call, opts).await,
+    };
     drop(conn);
     result
 }

@@ -55,7 +55,7 @@ impl Table {
 
     fn write(&self, rows: &[Vec<String>]) -> std::io::Result<()> {
         let widths = self.widths.as_deref().unwrap_or_default();
-        let mut out = std::io::stdout().lock();
+        let mut out = crate::out::stdout();
         for row in rows {
             let cells: Vec<String> = row.iter().zip(widths).map(|(c, w)| fit(c, *w)).collect();
             writeln!(out, "{}", cells.join("  ").trim_end())?;

@@ -98,7 +98,7 @@ pub(super) async fn run(m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
     match serde_json::from_str::<Value>(&text) {
         Ok(v) => output::value(opts.format, &v).map_err(io),
         Err(_) => {
-            println!("{text}");
+            crate::out::line(format_args!("{text}"))?;
             Ok(())
         }
     }

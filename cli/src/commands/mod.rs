@@ -5,7 +5,7 @@
 mod activity;
 mod api;
 mod auth;
-mod completion;
+pub(crate) mod completion;
 mod man;
 pub(crate) mod schema;
 mod state;

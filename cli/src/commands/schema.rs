@@ -41,10 +41,10 @@ pub(super) fn run(words: &[String]) -> Result<(), Failure> {
         })).collect::<Vec<_>>(),
         "commands": selected.into_iter().map(command).collect::<Vec<_>>(),
     });
-    println!(
+    crate::out::line(format_args!(
         "{}",
         serde_json::to_string_pretty(&doc).map_err(|e| Failure::other(e.to_string()))?
-    );
+    ))?;
     Ok(())
 }
 
