@@ -14,6 +14,9 @@ pub(crate) struct Rows {
     choose: bool,
     /// Rows of several tenants: `tenant` first and `error` last around chosen columns.
     framed: bool,
+    /// Rows of several tenants held until the end, when columns are chosen for a table or CSV:
+    /// the columns are then those of every row (a failed tenant's row has only `error`).
+    held: Option<Vec<Value>>,
     count: usize,
     /// `--jq`: each row goes through the filter instead of the format.
     jq: Option<std::rc::Rc<crate::jq::Jq>>,
@@ -29,6 +32,7 @@ impl Rows {
             columns,
             choose,
             framed: false,
+            held: None,
             count: 0,
             jq: None,
             table: None,
@@ -38,6 +42,9 @@ impl Rows {
 
     /// Rows go through `jq` instead of the format.
     pub(crate) fn with_jq(mut self, jq: Option<std::rc::Rc<crate::jq::Jq>>) -> Rows {
+        if jq.is_some() {
+            self.held = None;
+        }
         self.jq = jq;
         self
     }
@@ -45,11 +52,40 @@ impl Rows {
     /// Rows of several tenants (see `framed`).
     pub(crate) fn framed(mut self) -> Rows {
         self.framed = true;
+        if self.choose && self.jq.is_none() && matches!(self.format, Format::Table | Format::Csv) {
+            self.held = Some(Vec::new());
+        }
         self
+    }
+
+    /// The held rows written under the columns of them all.
+    fn release(&mut self) -> std::io::Result<()> {
+        let Some(held) = self.held.take() else {
+            return Ok(());
+        };
+        let mut columns = vec!["tenant".to_owned()];
+        for row in &held {
+            for c in default_columns(row) {
+                if c != "tenant" && c != "error" && !columns.contains(&c) {
+                    columns.push(c);
+                }
+            }
+        }
+        columns.push("error".to_owned());
+        self.columns = columns;
+        self.choose = false;
+        for row in &held {
+            self.row(row)?;
+        }
+        Ok(())
     }
 
     /// Writes one row.
     pub(crate) fn row(&mut self, row: &Value) -> std::io::Result<()> {
+        if let Some(held) = &mut self.held {
+            held.push(row.clone());
+            return Ok(());
+        }
         if let Some(jq) = &self.jq {
             self.count += 1;
             return jq.print(row).map_err(|f| std::io::Error::other(f.message));
@@ -102,6 +138,7 @@ impl Rows {
 
     /// Ends the output (closes the JSON array, flushes a table that is still measuring).
     pub(crate) fn finish(mut self) -> std::io::Result<()> {
+        self.release()?;
         if self.jq.is_some() {
             return Ok(());
         }

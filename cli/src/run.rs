@@ -150,7 +150,11 @@ async fn dry_connection(opts: &Opts) -> Result<Connection, Failure> {
             if let Some(t) = &o.tenant {
                 client = client.with_tenant(t)?;
             }
-            Ok(Connection { client, _sim: None })
+            Ok(Connection {
+                client,
+                _sim: None,
+                token_tenant: "dry-run".to_owned(),
+            })
         }
     }
 }
