@@ -9,6 +9,7 @@
 
 #![warn(missing_docs, unreachable_pub)]
 mod call;
+mod colour;
 mod commands;
 mod connect;
 mod dryrun;
