@@ -38,6 +38,8 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let json_errors = wants_json(&args);
     let result = run::main(args).and_then(|()| out::commit());
+    // A failed command leaves the `--out` file as it was.
+    out::discard();
     if out::closed() {
         // The reader of standard output went away (`| head -1`): nothing more to say.
         return ExitCode::from(exit::Exit::Closed.code());

@@ -99,6 +99,11 @@ pub(crate) fn commit() -> Result<(), Failure> {
     Ok(())
 }
 
+/// The command failed: the temporary `--out` file goes, the file it would replace stays.
+pub(crate) fn discard() {
+    drop(FILE.lock().unwrap_or_else(PoisonError::into_inner).take());
+}
+
 /// Writes `text` and a new line.
 pub(crate) fn line(text: impl std::fmt::Display) -> Result<(), Failure> {
     writeln!(stdout(), "{text}").map_err(crate::call::io)
