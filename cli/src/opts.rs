@@ -55,8 +55,10 @@ pub(crate) fn globals() -> Vec<Arg> {
             .global(true)
             .help_heading(GLOBAL),
         value("version-media", "Media version to use (`v1.1`), where the operation offers several"),
-        value("out", "Write the output to FILE instead of standard output (replaced only on success)"),
+        value("out", "Write the output to FILE instead of standard output (replaced only on success)")
+            .value_name("FILE"),
         value("watch", "Run a read again every DURATION (`10s`, `1m`) and redraw, until interrupted")
+            .value_name("DURATION")
             .value_parser(duration),
         flag("verbose", "Print each HTTP exchange on standard error (method, URL, status, time, request id)")
             .short('v'),
