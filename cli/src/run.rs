@@ -26,7 +26,8 @@ pub(crate) fn main(mut args: Vec<String>) -> Result<(), Failure> {
     let (words, leaf) = leaf(&matches);
     let opts = Opts::read(leaf)?;
     crate::log::start(&opts);
-    if let Some(path) = &opts.out {
+    // `export --out DIR` has a flag of its own by that name: the folder it writes.
+    if let Some(path) = opts.out.as_ref().filter(|_| !own_out(&root, &words)) {
         crate::out::into_file(path)?;
     }
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -46,6 +47,19 @@ pub(crate) fn main(mut args: Vec<String>) -> Result<(), Failure> {
     let op = ops::by_words(&refs)?
         .ok_or_else(|| Failure::usage(format!("no command `{}`", words.join(" "))))?;
     rt.block_on(operation(op, leaf, &opts))
+}
+
+/// Whether the command `words` defines an `--out` of its own (not the global one).
+fn own_out(root: &clap::Command, words: &[String]) -> bool {
+    let mut at = root;
+    for w in words {
+        match at.find_subcommand(w) {
+            Some(sub) => at = sub,
+            None => return false,
+        }
+    }
+    at.get_arguments()
+        .any(|a| a.get_id() == "out" && !a.is_global_set())
 }
 
 /// The words of the subcommands chosen, and the deepest one's matches.
