@@ -31,7 +31,10 @@ pub(crate) fn print(client: &Client, call: &Call, opts: &Opts) -> Result<(), Fai
             }
             if let Some(body) = &body {
                 crate::out::line("")?;
-                crate::out::line(format_args!("{}", serde_json::to_string_pretty(body).unwrap_or_default()))?;
+                crate::out::line(format_args!(
+                    "{}",
+                    serde_json::to_string_pretty(body).unwrap_or_default()
+                ))?;
             }
             Ok(())
         }

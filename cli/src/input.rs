@@ -46,10 +46,7 @@ pub(crate) fn whole_body(arg: Option<&str>) -> Result<Option<Value>, Failure> {
 }
 
 fn too_large(what: &str) -> Failure {
-    Failure::usage(format!(
-        "{what}: larger than {} MiB",
-        MAX_BODY_BYTES >> 20
-    ))
+    Failure::usage(format!("{what}: larger than {} MiB", MAX_BODY_BYTES >> 20))
 }
 
 /// At most [`MAX_BODY_BYTES`] (and one more, to tell a larger input) read from `from`.
@@ -195,6 +192,9 @@ mod tests {
         let nested = format!("{}1{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
         assert!(whole_body(Some(&nested)).is_ok());
         let deeper = format!("[{nested}]");
-        assert_eq!(whole_body(Some(&deeper)).unwrap_err().exit, crate::exit::Exit::Usage);
+        assert_eq!(
+            whole_body(Some(&deeper)).unwrap_err().exit,
+            crate::exit::Exit::Usage
+        );
     }
 }

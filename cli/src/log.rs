@@ -20,7 +20,9 @@ fn wanted(opts: &Opts) -> Option<&'static str> {
 
 /// Sets up the subscriber when `RUST_LOG`, `--verbose` or `--debug` asks for one.
 pub(crate) fn start(opts: &Opts) {
-    let from_env = std::env::var("RUST_LOG").ok().filter(|v| !v.trim().is_empty());
+    let from_env = std::env::var("RUST_LOG")
+        .ok()
+        .filter(|v| !v.trim().is_empty());
     let flags = wanted(opts);
     if from_env.is_none() && flags.is_none() {
         return;

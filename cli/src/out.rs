@@ -29,7 +29,9 @@ pub(crate) fn stdout() -> Out {
 
 /// Whether the output goes to a file rather than standard output.
 pub(crate) fn to_file() -> bool {
-    FILE.lock().unwrap_or_else(PoisonError::into_inner).is_some()
+    FILE.lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .is_some()
 }
 
 impl Write for Out {

@@ -120,13 +120,20 @@ fn completion_scripts_and_the_man_page_cover_the_operations() {
             let mut args = vec!["--", "ruckus"];
             args.extend(words);
             let mut cmd = command(None, dir.path(), &args);
-            cmd.env("COMPLETE", shell).env("_CLAP_COMPLETE_INDEX", index);
+            cmd.env("COMPLETE", shell)
+                .env("_CLAP_COMPLETE_INDEX", index);
             String::from_utf8_lossy(&cmd.output().unwrap().stdout).into_owned()
         };
         let areas = ask("1", &[""]);
-        assert!(areas.contains("venues") && areas.contains("whoami"), "{shell}: {areas}");
+        assert!(
+            areas.contains("venues") && areas.contains("whoami"),
+            "{shell}: {areas}"
+        );
         let verbs = ask("2", &["venues", ""]);
-        assert!(verbs.contains("list") && verbs.contains("create"), "{shell}: {verbs}");
+        assert!(
+            verbs.contains("list") && verbs.contains("create"),
+            "{shell}: {verbs}"
+        );
     }
     let man = ruckus(None, dir.path(), &["man"], "");
     assert_eq!(man.code, 0, "{}", man.stderr);

@@ -40,9 +40,22 @@ async fn csv_of_customers_keeps_every_row_when_the_first_fails() {
     let run = ruckus(Some(&sim), dir.path(), &fan_out_args("csv"), "");
     assert_eq!(run.code, 1, "one customer failed: {}", run.stderr);
     let mut reader = csv::Reader::from_reader(run.stdout.as_bytes());
-    let header: Vec<String> = reader.headers().unwrap().iter().map(str::to_owned).collect();
-    assert_eq!(header.first().map(String::as_str), Some("tenant"), "{header:?}");
-    assert_eq!(header.last().map(String::as_str), Some("error"), "{header:?}");
+    let header: Vec<String> = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(
+        header.first().map(String::as_str),
+        Some("tenant"),
+        "{header:?}"
+    );
+    assert_eq!(
+        header.last().map(String::as_str),
+        Some("error"),
+        "{header:?}"
+    );
     assert!(header.iter().any(|h| h == "name"), "{header:?}");
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert_eq!(rows.len(), 3, "{}", run.stdout);
@@ -72,12 +85,21 @@ async fn table_of_customers_keeps_every_row_when_the_first_fails() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn out_writes_a_file_and_leaves_it_alone_on_failure() {
     let sim = sim_with(SimConfig::default()).await;
-    sim.insert(DEFAULT_TENANT_ID, "/venues", json!({"id": "v-1", "name": "Lobby"}))
-        .unwrap();
+    sim.insert(
+        DEFAULT_TENANT_ID,
+        "/venues",
+        json!({"id": "v-1", "name": "Lobby"}),
+    )
+    .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("venues.json");
     let path = file.to_str().unwrap();
-    let run = ruckus(Some(&sim), dir.path(), &["venues", "list", "--out", path], "");
+    let run = ruckus(
+        Some(&sim),
+        dir.path(),
+        &["venues", "list", "--out", path],
+        "",
+    );
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.is_empty(), "{}", run.stdout);
     let written: serde_json::Value =
@@ -116,8 +138,12 @@ fn with_stdout_closed(sim: &Simulator, args: &[&str]) -> (i32, String) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_closed_stdout_ends_every_command_quietly() {
     let sim = sim_with(SimConfig::default()).await;
-    sim.insert(DEFAULT_TENANT_ID, "/venues", json!({"id": "v-1", "name": "Lobby"}))
-        .unwrap();
+    sim.insert(
+        DEFAULT_TENANT_ID,
+        "/venues",
+        json!({"id": "v-1", "name": "Lobby"}),
+    )
+    .unwrap();
     let commands: [&[&str]; 8] = [
         &["schema"],
         &["schema", "venues", "list"],
@@ -138,8 +164,12 @@ async fn a_closed_stdout_ends_every_command_quietly() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn watch_draws_a_list_again_until_stopped() {
     let sim = sim_with(SimConfig::default()).await;
-    sim.insert(DEFAULT_TENANT_ID, "/venues", json!({"id": "v-1", "name": "Lobby"}))
-        .unwrap();
+    sim.insert(
+        DEFAULT_TENANT_ID,
+        "/venues",
+        json!({"id": "v-1", "name": "Lobby"}),
+    )
+    .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let args = ["--watch", "100ms", "venues", "list", "-o", "jsonl"];
     let mut cmd = command(Some(&sim), dir.path(), &args);
@@ -191,11 +221,22 @@ async fn status_words_are_coloured_on_a_terminal_only() {
     let args = ["venues", "list", "--columns", "name,status"];
     let green = "\x1b[1m\x1b[32m";
     let shown = on_terminal(&sim, &args, false);
-    assert!(shown.contains(green) && shown.contains("ONLINE"), "{shown:?}");
+    assert!(
+        shown.contains(green) && shown.contains("ONLINE"),
+        "{shown:?}"
+    );
     let plain = on_terminal(&sim, &args, true);
-    assert!(plain.contains("ONLINE") && !plain.contains('\x1b'), "{plain:?}");
+    assert!(
+        plain.contains("ONLINE") && !plain.contains('\x1b'),
+        "{plain:?}"
+    );
     let dir = tempfile::tempdir().unwrap();
-    let piped = ruckus(Some(&sim), dir.path(), &[&args[..], &["-o", "table"]].concat(), "");
+    let piped = ruckus(
+        Some(&sim),
+        dir.path(),
+        &[&args[..], &["-o", "table"]].concat(),
+        "",
+    );
     assert!(piped.stdout.contains("ONLINE") && !piped.stdout.contains('\x1b'));
 }
 
@@ -218,5 +259,8 @@ fn the_completion_script_is_small_and_completes_through_the_binary() {
     cmd.env("COMPLETE", "bash").env("_CLAP_COMPLETE_INDEX", "2");
     let answer = cmd.output().unwrap();
     let words = String::from_utf8_lossy(&answer.stdout);
-    assert!(words.split(['\n', '\x0b']).any(|w| w == "list"), "{words:?}");
+    assert!(
+        words.split(['\n', '\x0b']).any(|w| w == "list"),
+        "{words:?}"
+    );
 }

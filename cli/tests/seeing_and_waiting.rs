@@ -23,8 +23,12 @@ fn assert_no_secret(sim: &Simulator, run: &Run) {
 
 async fn one_venue() -> Simulator {
     let sim = sim_with(SimConfig::default()).await;
-    sim.insert(DEFAULT_TENANT_ID, "/venues", json!({"id": "v-1", "name": "Lobby"}))
-        .unwrap();
+    sim.insert(
+        DEFAULT_TENANT_ID,
+        "/venues",
+        json!({"id": "v-1", "name": "Lobby"}),
+    )
+    .unwrap();
     sim
 }
 
@@ -35,16 +39,29 @@ async fn verbose_shows_each_exchange_and_no_secret() {
     let run = ruckus(Some(&sim), dir.path(), &["--verbose", "venues", "list"], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
     let url = format!("url=\"{}/venues/query\"", sim.base_url());
-    for part in ["ruckus_one.call", "method=\"POST\"", &url, "status=200", "duration_ms="] {
+    for part in [
+        "ruckus_one.call",
+        "method=\"POST\"",
+        &url,
+        "status=200",
+        "duration_ms=",
+    ] {
         assert!(run.stderr.contains(part), "{part} missing: {}", run.stderr);
     }
-    assert!(!run.stderr.contains("authorization"), "headers are --debug's");
+    assert!(
+        !run.stderr.contains("authorization"),
+        "headers are --debug's"
+    );
     assert_no_secret(&sim, &run);
 
     let run = ruckus(Some(&sim), dir.path(), &["--debug", "venues", "list"], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stderr.contains("authorization: ***"), "{}", run.stderr);
-    assert!(run.stderr.contains("Lobby"), "the answer's body: {}", run.stderr);
+    assert!(
+        run.stderr.contains("Lobby"),
+        "the answer's body: {}",
+        run.stderr
+    );
     assert_no_secret(&sim, &run);
 
     let quiet = ruckus(Some(&sim), dir.path(), &["venues", "list"], "");
@@ -142,11 +159,20 @@ async fn bad_input_is_a_usage_error_and_sends_nothing() {
         let run = ruckus(Some(&sim), dir.path(), args, "");
         let shown: Vec<&str> = args.iter().map(|a| &a[..a.len().min(30)]).collect();
         assert_eq!(run.code, 2, "{shown:?}: {}", run.stderr);
-        assert!(run.stderr.starts_with("ruckus: "), "{shown:?}: {}", run.stderr);
+        assert!(
+            run.stderr.starts_with("ruckus: "),
+            "{shown:?}: {}",
+            run.stderr
+        );
         assert!(run.stderr.lines().count() == 1, "{shown:?}: {}", run.stderr);
     }
     // A token tenant that would be a dot segment of the token URL (`/oauth2/token/..`).
-    let run = ruckus(Some(&sim), dir.path(), &["--token-tenant", "..", "venues", "list"], "");
+    let run = ruckus(
+        Some(&sim),
+        dir.path(),
+        &["--token-tenant", "..", "venues", "list"],
+        "",
+    );
     assert_eq!(run.code, 3, "refused as a setting: {}", run.stderr);
     assert!(run.stderr.contains("not `.` or `..`"), "{}", run.stderr);
     assert!(sim.requests().is_empty(), "{:?}", sim.requests());

@@ -5,14 +5,14 @@
 
 use crate::call::io;
 use crate::exit::{Exit, Failure, class_of};
-use crate::request::Call;
-use ruckus_one_runtime::Client;
-use std::time::Duration;
 use crate::opts::Opts;
+use crate::request::Call;
 use crate::{connect, ops, output};
 use clap::{Arg, ArgMatches, Command};
+use ruckus_one_runtime::Client;
 use ruckus_one_runtime::{PendingActivity, WaitOptions};
 use serde_json::{Value, json};
+use std::time::Duration;
 
 /// The `activity` command's arguments.
 pub(super) fn definition() -> Command {
@@ -62,7 +62,10 @@ async fn known(client: &Client, ids: &[String], grace: Duration) -> Result<(), F
             version: 0,
         };
         loop {
-            match crate::call::build(client, &call)?.send_json::<Value>().await {
+            match crate::call::build(client, &call)?
+                .send_json::<Value>()
+                .await
+            {
                 Ok(_) => break,
                 Err(e) if e.status() == Some(404) && started.elapsed() < grace => {
                     tokio::time::sleep(LOOK_AGAIN).await;

@@ -237,7 +237,10 @@ fn print_plan(plan: &Plan, format: Format) -> Result<(), Failure> {
         } else {
             String::new()
         };
-        crate::out::line(format_args!("{action:<7} {}{detail}  [{}]", step.address, step.operation))?;
+        crate::out::line(format_args!(
+            "{action:<7} {}{detail}  [{}]",
+            step.address, step.operation
+        ))?;
         for op in step.patch.iter().flat_map(|p| p.0.iter()) {
             let op = serde_json::to_value(op).unwrap_or_default();
             let (verb, path) = (&op["op"], &op["path"]);
@@ -320,7 +323,10 @@ async fn apply(
             .as_ref()
             .map(|(step, e)| format!("{}: {e}", step.key()));
         let v = serde_json::json!({"steps": &report.steps, "failure": failed});
-        crate::out::line(format_args!("{}", serde_json::to_string_pretty(&v).unwrap_or_default()))?;
+        crate::out::line(format_args!(
+            "{}",
+            serde_json::to_string_pretty(&v).unwrap_or_default()
+        ))?;
     }
     for s in &report.steps {
         eprintln!("{:<8} {}", outcome_word(s), s.step.key());
