@@ -112,7 +112,6 @@ impl Rows {
                 out.write_all(text.as_bytes())?;
             }
             Format::Csv => {
-                drop(out);
                 let w = self
                     .csv
                     .get_or_insert_with(|| csv::Writer::from_writer(crate::out::stdout()));
@@ -126,7 +125,6 @@ impl Rows {
                 return Ok(());
             }
             Format::Table => {
-                drop(out);
                 let columns = self.columns.clone();
                 let t = self.table.get_or_insert_with(|| Table::new(columns));
                 let cells: Vec<String> = t.columns().iter().map(|c| cell(row, c)).collect();
@@ -148,7 +146,6 @@ impl Rows {
             Format::Json => writeln!(out, "\n]")?,
             Format::Yaml if self.count == 0 => writeln!(out, "[]")?,
             Format::Table => {
-                drop(out);
                 match self.table.take() {
                     Some(t) => t.finish()?,
                     None => eprintln!("(no rows)"),
@@ -173,7 +170,6 @@ pub(crate) fn value(format: Format, v: &Value) -> std::io::Result<()> {
                 .as_bytes(),
         ),
         Format::Csv | Format::Table => {
-            drop(out);
             let mut t = Table::new(vec!["field".to_owned(), "value".to_owned()]);
             match v {
                 Value::Object(map) => {
