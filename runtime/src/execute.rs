@@ -117,7 +117,8 @@ impl<'a> Settings<'a> {
 pub(crate) fn send(client: &Client, req: Prepared) -> SendFuture<'_> {
     let span = outcome::call_span(&req);
     if !span.is_disabled() {
-        span.record("url", client.redactor().text(req.url.as_str()).as_str());
+        let url = wire::shown_url(req.url.as_str(), &client.redactor());
+        span.record("url", url.as_str());
     }
     let call = span.clone();
     Box::pin(

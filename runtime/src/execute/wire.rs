@@ -12,6 +12,13 @@ pub(super) fn wanted() -> bool {
     tracing::enabled!(target: "ruckus_one_runtime::wire", tracing::Level::TRACE)
 }
 
+/// `url` as traces show it: percent-decoded, then through `redactor` (a secret in a path
+/// parameter is percent-encoded in the URL, a form the redactor would not see through).
+pub(super) fn shown_url(url: &str, redactor: &Redactor) -> String {
+    let decoded = percent_encoding::percent_decode_str(url).decode_utf8_lossy();
+    redactor.text(&decoded)
+}
+
 /// The headers as one text, `Authorization` masked, the rest through `redactor`.
 fn headers_text(headers: &HeaderMap, redactor: &Redactor) -> String {
     let mut text = String::new();
@@ -26,9 +33,17 @@ fn headers_text(headers: &HeaderMap, redactor: &Redactor) -> String {
     text
 }
 
+/// A body as traces show it: a JSON body with every string (and key) redacted after its
+/// escapes are read, so that an echo written with JSON escapes is found too; any other body
+/// redacted as text.
 fn body_text(body: Option<&[u8]>, redactor: &Redactor) -> String {
-    body.map(|b| redactor.text(&String::from_utf8_lossy(b)))
-        .unwrap_or_default()
+    let Some(body) = body else {
+        return String::new();
+    };
+    match serde_json::from_slice::<serde_json::Value>(body) {
+        Ok(value) => redactor.text(&redactor.value(value).to_string()),
+        Err(_) => redactor.text(&String::from_utf8_lossy(body)),
+    }
 }
 
 /// Traces the request about to be sent.
@@ -37,7 +52,7 @@ pub(super) fn request(request: &reqwest::Request, redactor: &Redactor) {
     tracing::trace!(
         target: "ruckus_one_runtime::wire",
         method = %request.method(),
-        url = %redactor.text(request.url().as_str()),
+        url = %shown_url(request.url().as_str(), redactor),
         headers = %headers_text(request.headers(), redactor),
         body = %body_text(body, redactor),
         "request"
