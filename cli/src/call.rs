@@ -48,13 +48,13 @@ pub(crate) async fn run(client: &Client, call: &Call, opts: &Opts) -> Result<(),
             Ok(())
         }
         ResponseKind::Text => {
-            println!("{}", build(client, call)?.send_text().await?);
+            crate::out::line(format_args!("{}", build(client, call)?.send_text().await?))?;
             Ok(())
         }
         ResponseKind::Binary => {
             let bytes = build(client, call)?.send_bytes().await?;
             use std::io::Write;
-            std::io::stdout().write_all(&bytes).map_err(io)
+            crate::out::stdout().write_all(&bytes).map_err(io)
         }
         ResponseKind::Json => {
             let answer: Value = build(client, call)?.send_json().await?;
@@ -118,7 +118,7 @@ fn print_request_id(opts: &Opts, id: &str, created: Option<String>) -> Result<()
         v["id"] = Value::String(c);
     }
     if opts.format == Format::Table && opts.jq.is_none() && v.get("id").is_none() {
-        println!("{id}");
+        crate::out::line(format_args!("{id}"))?;
         return Ok(());
     }
     single(opts, &v)

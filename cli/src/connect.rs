@@ -10,11 +10,24 @@ use ruckus_one_runtime::{Client, Config, Credentials};
 use ruckus_one_sim::{Seed, SimConfig, Simulator};
 use std::time::Duration;
 
-/// What `--local` starts with when no `--seed` is given: two venues, so that a first
-/// `ruckus --local venues list` shows something.
+/// What `--local` starts with when no `--seed` is given: two venues with whole addresses (the
+/// list's columns and the nested `address` alike), so that a first `ruckus --local venues list`
+/// shows what a real account would.
 const DEMO_SEED: &str = r#"{"objects": {"sim-tenant": {"/venues": [
-  {"id": "venue-lobby", "name": "Lobby", "address": {"city": "Sunnyvale", "country": "United States"}},
-  {"id": "venue-warehouse", "name": "Warehouse", "address": {"city": "Lyon", "country": "France"}}
+  {"id": "venue-lobby", "name": "Lobby", "description": "Head office lobby",
+   "addressLine": "1120 Enterprise Way", "city": "Sunnyvale", "country": "United States",
+   "countryCode": "US", "latitude": "37.4116", "longitude": "-122.0235",
+   "timeZone": "America/Los_Angeles", "status": "ONLINE",
+   "address": {"addressLine": "1120 Enterprise Way", "city": "Sunnyvale",
+     "country": "United States", "countryCode": "US", "latitude": 37.4116,
+     "longitude": -122.0235, "timezone": "America/Los_Angeles"}},
+  {"id": "venue-warehouse", "name": "Warehouse", "description": "Distribution centre",
+   "addressLine": "12 Rue de la Logistique", "city": "Lyon", "country": "France",
+   "countryCode": "FR", "latitude": "45.7485", "longitude": "4.8467",
+   "timeZone": "Europe/Paris", "status": "ONLINE",
+   "address": {"addressLine": "12 Rue de la Logistique", "city": "Lyon",
+     "country": "France", "countryCode": "FR", "latitude": 45.7485, "longitude": 4.8467,
+     "timezone": "Europe/Paris"}}
 ]}}}"#;
 
 /// The client and, with `--local`, the simulator it talks to (kept running while the client
@@ -23,6 +36,8 @@ pub(crate) struct Connection {
     pub client: Client,
     /// Kept so that the simulator serves until the connection is dropped.
     pub _sim: Option<Simulator>,
+    /// The tenant that owns the token.
+    pub token_tenant: String,
 }
 
 pub(crate) async fn connect(opts: &Opts) -> Result<Connection, Failure> {
@@ -47,6 +62,7 @@ pub(crate) async fn connect(opts: &Opts) -> Result<Connection, Failure> {
         let client = Client::new(config, auth)?;
         return Ok(Connection {
             client: with_tenant(client, opts)?,
+            token_tenant: sim.tenant_id().to_owned(),
             _sim: Some(sim),
         });
     }
@@ -63,8 +79,7 @@ pub(crate) async fn connect(opts: &Opts) -> Result<Connection, Failure> {
         ),
         other => other.into(),
     })?;
-    let config = resolved.config;
-    let client = Client::new(config, auth)?;
+    let client = Client::new(resolved.config, auth)?;
     let mut opts = opts.clone();
     if opts.tenant.is_none() {
         opts.tenant = resolved.tenant;
@@ -72,6 +87,7 @@ pub(crate) async fn connect(opts: &Opts) -> Result<Connection, Failure> {
     Ok(Connection {
         client: with_tenant(client, &opts)?,
         _sim: None,
+        token_tenant: resolved.token_tenant,
     })
 }
 

@@ -25,13 +25,16 @@ pub(crate) fn print(client: &Client, call: &Call, opts: &Opts) -> Result<(), Fai
     });
     match opts.format {
         Format::Table => {
-            println!("{} {}", preview.method.as_str(), preview.url);
+            crate::out::line(format_args!("{} {}", preview.method.as_str(), preview.url))?;
             for (k, v) in &preview.headers {
-                println!("{k}: {v}");
+                crate::out::line(format_args!("{k}: {v}"))?;
             }
             if let Some(body) = &body {
-                println!();
-                println!("{}", serde_json::to_string_pretty(body).unwrap_or_default());
+                crate::out::line("")?;
+                crate::out::line(format_args!(
+                    "{}",
+                    serde_json::to_string_pretty(body).unwrap_or_default()
+                ))?;
             }
             Ok(())
         }

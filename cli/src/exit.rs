@@ -20,10 +20,13 @@ pub(crate) enum Exit {
     ActivityFailed,
     /// `ruckus plan` found changes to make (not a failure: nothing is printed for it).
     Changes,
+    /// Standard output was closed by its reader (`| head -1`): 128 + SIGPIPE, as a shell
+    /// reports a program a closed pipe ended; nothing is printed for it.
+    Closed,
 }
 
 impl Exit {
-    pub(crate) const ALL: [Exit; 8] = [
+    pub(crate) const ALL: [Exit; 9] = [
         Exit::Ok,
         Exit::Other,
         Exit::Usage,
@@ -32,6 +35,7 @@ impl Exit {
         Exit::RateLimited,
         Exit::ActivityFailed,
         Exit::Changes,
+        Exit::Closed,
     ];
 
     pub(crate) fn code(self) -> u8 {
@@ -44,6 +48,7 @@ impl Exit {
             Exit::RateLimited => 5,
             Exit::ActivityFailed => 6,
             Exit::Changes => 10,
+            Exit::Closed => 141,
         }
     }
 
@@ -58,6 +63,7 @@ impl Exit {
             Exit::RateLimited => "rate_limited",
             Exit::ActivityFailed => "activity_failed",
             Exit::Changes => "changes",
+            Exit::Closed => "closed_output",
         }
     }
 
@@ -73,12 +79,13 @@ impl Exit {
             Exit::RateLimited => "still rate limited (429) after retrying",
             Exit::ActivityFailed => "an asynchronous write's activity failed or timed out",
             Exit::Changes => "`plan` found changes to make (0: nothing to do)",
+            Exit::Closed => "standard output was closed by its reader (`| head`)",
         }
     }
 
     /// Whether the exit is an outcome rather than an error: nothing is printed for it.
     pub(crate) fn is_outcome(self) -> bool {
-        matches!(self, Exit::Ok | Exit::Changes)
+        matches!(self, Exit::Ok | Exit::Changes | Exit::Closed)
     }
 
     /// The lines `--help` ends with.
@@ -86,7 +93,7 @@ impl Exit {
         let mut s = String::from("Exit codes:\n");
         for e in Exit::ALL {
             s.push_str(&format!(
-                "  {}  {:<16} {}\n",
+                "  {:<3}  {:<16} {}\n",
                 e.code(),
                 e.name(),
                 e.meaning()

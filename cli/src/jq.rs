@@ -62,7 +62,7 @@ impl Jq {
 
     /// Writes the filter's results for `input`, one a line.
     pub(crate) fn print(&self, input: &Value) -> Result<(), Failure> {
-        let mut out = std::io::stdout().lock();
+        let mut out = crate::out::stdout();
         for v in self.run(input)? {
             let line = match v {
                 Value::String(s) => s,

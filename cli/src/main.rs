@@ -10,6 +10,7 @@
 #![warn(missing_docs, unreachable_pub)]
 mod body;
 mod call;
+mod colour;
 mod commands;
 mod connect;
 mod created;
@@ -19,8 +20,10 @@ mod fanout;
 mod fields;
 mod input;
 mod jq;
+mod log;
 mod ops;
 mod opts;
+mod out;
 mod output;
 mod progress;
 mod request;
@@ -30,14 +33,23 @@ mod skeleton;
 mod table;
 mod tree;
 mod update;
+mod watch;
 
 use exit::Failure;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    commands::completion::answer_shell();
     let args: Vec<String> = std::env::args().collect();
     let json_errors = wants_json(&args);
-    match run::main(args) {
+    let result = run::main(args).and_then(|()| out::commit());
+    // A failed command leaves the `--out` file as it was.
+    out::discard();
+    if out::closed() {
+        // The reader of standard output went away (`| head -1`): nothing more to say.
+        return ExitCode::from(exit::Exit::Closed.code());
+    }
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
             if !f.exit.is_outcome() {

@@ -56,6 +56,14 @@ pub(crate) fn globals() -> Vec<Arg> {
             .global(true)
             .help_heading(GLOBAL),
         value("version-media", "Media version to use (`v1.1`), where the operation offers several"),
+        value("out", "Write the output to FILE instead of standard output (replaced only on success)")
+            .value_name("FILE"),
+        value("watch", "Run a read again every DURATION (`10s`, `1m`) and redraw, until interrupted")
+            .value_name("DURATION")
+            .value_parser(duration),
+        flag("verbose", "Print each HTTP exchange on standard error (method, URL, status, time, request id)")
+            .short('v'),
+        flag("debug", "Like --verbose, with headers and bodies (secrets and the token masked)"),
     ]
 }
 
@@ -63,6 +71,11 @@ pub(crate) fn globals() -> Vec<Arg> {
 /// waited for, its request id).
 const IDS: &str =
     r#"if type == "object" then (.id // .serialNumber // .requestId // empty) else . end"#;
+
+/// A duration as people write it: `30s`, `5m`, `1h 30m`.
+pub(crate) fn duration(s: &str) -> Result<std::time::Duration, String> {
+    humantime::parse_duration(s).map_err(|e| format!("{e} (write it as 30s, 5m or 1h)"))
+}
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,6 +127,10 @@ pub(crate) struct Opts {
     pub jq: Option<std::rc::Rc<crate::jq::Jq>>,
     /// Standard error is a terminal (progress is shown there).
     pub tty_err: bool,
+    pub out: Option<String>,
+    pub watch: Option<std::time::Duration>,
+    pub verbose: bool,
+    pub debug: bool,
 }
 
 fn text(m: &ArgMatches, id: &str) -> Option<String> {
@@ -160,7 +177,7 @@ impl Opts {
     }
 
     fn read_flags(m: &ArgMatches) -> Opts {
-        let tty_out = std::io::stdout().is_terminal();
+        let tty_out = std::io::stdout().is_terminal() && text(m, "out").is_none();
         let format = match text(m, "output") {
             Some(f) => Format::parse(&f),
             None if tty_out => Format::Table,
@@ -201,6 +218,14 @@ impl Opts {
             version_media: text(m, "version-media"),
             jq: None,
             tty_err: std::io::stderr().is_terminal(),
+            out: text(m, "out"),
+            watch: m
+                .try_get_one::<std::time::Duration>("watch")
+                .ok()
+                .flatten()
+                .copied(),
+            verbose: on(m, "verbose"),
+            debug: on(m, "debug"),
         }
     }
 }

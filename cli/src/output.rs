@@ -14,11 +14,14 @@ pub(crate) struct Rows {
     choose: bool,
     /// Rows of several tenants: `tenant` first and `error` last around chosen columns.
     framed: bool,
+    /// Rows of several tenants held until the end, when columns are chosen for a table or CSV:
+    /// the columns are then those of every row (a failed tenant's row has only `error`).
+    held: Option<Vec<Value>>,
     count: usize,
     /// `--jq`: each row goes through the filter instead of the format.
     jq: Option<std::rc::Rc<crate::jq::Jq>>,
     table: Option<Table>,
-    csv: Option<csv::Writer<std::io::Stdout>>,
+    csv: Option<csv::Writer<crate::out::Out>>,
 }
 
 impl Rows {
@@ -29,6 +32,7 @@ impl Rows {
             columns,
             choose,
             framed: false,
+            held: None,
             count: 0,
             jq: None,
             table: None,
@@ -38,6 +42,9 @@ impl Rows {
 
     /// Rows go through `jq` instead of the format.
     pub(crate) fn with_jq(mut self, jq: Option<std::rc::Rc<crate::jq::Jq>>) -> Rows {
+        if jq.is_some() {
+            self.held = None;
+        }
         self.jq = jq;
         self
     }
@@ -45,11 +52,40 @@ impl Rows {
     /// Rows of several tenants (see `framed`).
     pub(crate) fn framed(mut self) -> Rows {
         self.framed = true;
+        if self.choose && self.jq.is_none() && matches!(self.format, Format::Table | Format::Csv) {
+            self.held = Some(Vec::new());
+        }
         self
+    }
+
+    /// The held rows written under the columns of them all.
+    fn release(&mut self) -> std::io::Result<()> {
+        let Some(held) = self.held.take() else {
+            return Ok(());
+        };
+        let mut columns = vec!["tenant".to_owned()];
+        for row in &held {
+            for c in default_columns(row) {
+                if c != "tenant" && c != "error" && !columns.contains(&c) {
+                    columns.push(c);
+                }
+            }
+        }
+        columns.push("error".to_owned());
+        self.columns = columns;
+        self.choose = false;
+        for row in &held {
+            self.row(row)?;
+        }
+        Ok(())
     }
 
     /// Writes one row.
     pub(crate) fn row(&mut self, row: &Value) -> std::io::Result<()> {
+        if let Some(held) = &mut self.held {
+            held.push(row.clone());
+            return Ok(());
+        }
         if let Some(jq) = &self.jq {
             self.count += 1;
             return jq.print(row).map_err(|f| std::io::Error::other(f.message));
@@ -64,7 +100,7 @@ impl Rows {
         }
         let first = self.count == 0;
         self.count += 1;
-        let mut out = std::io::stdout().lock();
+        let mut out = crate::out::stdout();
         match self.format {
             Format::Json => {
                 let sep = if first { "[\n  " } else { ",\n  " };
@@ -76,10 +112,9 @@ impl Rows {
                 out.write_all(text.as_bytes())?;
             }
             Format::Csv => {
-                drop(out);
                 let w = self
                     .csv
-                    .get_or_insert_with(|| csv::Writer::from_writer(std::io::stdout()));
+                    .get_or_insert_with(|| csv::Writer::from_writer(crate::out::stdout()));
                 if first {
                     w.write_record(&self.columns)
                         .map_err(std::io::Error::other)?;
@@ -90,7 +125,6 @@ impl Rows {
                 return Ok(());
             }
             Format::Table => {
-                drop(out);
                 let columns = self.columns.clone();
                 let t = self.table.get_or_insert_with(|| Table::new(columns));
                 let cells: Vec<String> = t.columns().iter().map(|c| cell(row, c)).collect();
@@ -102,16 +136,16 @@ impl Rows {
 
     /// Ends the output (closes the JSON array, flushes a table that is still measuring).
     pub(crate) fn finish(mut self) -> std::io::Result<()> {
+        self.release()?;
         if self.jq.is_some() {
             return Ok(());
         }
-        let mut out = std::io::stdout().lock();
+        let mut out = crate::out::stdout();
         match self.format {
             Format::Json if self.count == 0 => writeln!(out, "[]")?,
             Format::Json => writeln!(out, "\n]")?,
             Format::Yaml if self.count == 0 => writeln!(out, "[]")?,
             Format::Table => {
-                drop(out);
                 match self.table.take() {
                     Some(t) => t.finish()?,
                     None => eprintln!("(no rows)"),
@@ -126,7 +160,7 @@ impl Rows {
 
 /// A single answer (not rows).
 pub(crate) fn value(format: Format, v: &Value) -> std::io::Result<()> {
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::out::stdout();
     match format {
         Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(v)?),
         Format::Jsonl => writeln!(out, "{v}"),
@@ -136,7 +170,6 @@ pub(crate) fn value(format: Format, v: &Value) -> std::io::Result<()> {
                 .as_bytes(),
         ),
         Format::Csv | Format::Table => {
-            drop(out);
             let mut t = Table::new(vec!["field".to_owned(), "value".to_owned()]);
             match v {
                 Value::Object(map) => {

@@ -25,6 +25,11 @@ pub(crate) fn main(mut args: Vec<String>) -> Result<(), Failure> {
     };
     let (words, leaf) = leaf(&matches);
     let opts = Opts::read(leaf)?;
+    crate::log::start(&opts);
+    // `export --out DIR` has a flag of its own by that name: the folder it writes.
+    if let Some(path) = opts.out.as_ref().filter(|_| !own_out(&root, &words)) {
+        crate::out::into_file(path)?;
+    }
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -44,6 +49,19 @@ pub(crate) fn main(mut args: Vec<String>) -> Result<(), Failure> {
     rt.block_on(operation(op, leaf, &opts))
 }
 
+/// Whether the command `words` defines an `--out` of its own (not the global one).
+fn own_out(root: &clap::Command, words: &[String]) -> bool {
+    let mut at = root;
+    for w in words {
+        match at.find_subcommand(w) {
+            Some(sub) => at = sub,
+            None => return false,
+        }
+    }
+    at.get_arguments()
+        .any(|a| a.get_id() == "out" && !a.is_global_set())
+}
+
 /// The words of the subcommands chosen, and the deepest one's matches.
 fn leaf(m: &ArgMatches) -> (Vec<String>, &ArgMatches) {
     let mut words = Vec::new();
@@ -56,7 +74,7 @@ fn leaf(m: &ArgMatches) -> (Vec<String>, &ArgMatches) {
 }
 
 /// The index of the first word that is not a global flag or its value.
-fn first_word(args: &[String]) -> Option<usize> {
+pub(crate) fn first_word(args: &[String]) -> Option<usize> {
     let takes_value: Vec<String> = crate::opts::globals()
         .iter()
         .filter(|a| a.get_action().takes_values())
@@ -144,7 +162,10 @@ async fn operation(op: Op, m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
         update::prepare(&conn.client, &mut call).await?;
         check_body(&call)?;
     }
-    let result = call::run(&conn.client, &call, opts).await;
+    let result = match opts.watch {
+        Some(every) => crate::watch::run(&conn.client, &call, opts, every).await,
+        None => call::run(&conn.client, &call, opts).await,
+    };
     drop(conn);
     result
 }
@@ -187,7 +208,11 @@ async fn dry_connection(opts: &Opts) -> Result<Connection, Failure> {
             if let Some(t) = &o.tenant {
                 client = client.with_tenant(t)?;
             }
-            Ok(Connection { client, _sim: None })
+            Ok(Connection {
+                client,
+                _sim: None,
+                token_tenant: "dry-run".to_owned(),
+            })
         }
     }
 }

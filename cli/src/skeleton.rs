@@ -113,12 +113,10 @@ fn value(op: Op, schema: &'static Value, path: &str, depth: usize) -> Yaml {
 /// Prints the skeleton: JSON when `json`, else YAML.
 pub(crate) fn print(skeleton: &Yaml, json: bool) -> Result<(), Failure> {
     let text = if json {
-        serde_json::to_string_pretty(skeleton).map(|t| t + "\n")
+        serde_json::to_string_pretty(skeleton).map_err(|e| e.to_string())
     } else {
-        return serde_yaml::to_string(skeleton)
-            .map(|t| print!("{t}"))
-            .map_err(|e| Failure::other(e.to_string()));
+        serde_yaml::to_string(skeleton).map_err(|e| e.to_string())
     };
-    text.map(|t| print!("{t}"))
-        .map_err(|e| Failure::other(e.to_string()))
+    let text = text.map_err(Failure::other)?;
+    crate::out::line(text.trim_end())
 }

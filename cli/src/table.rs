@@ -29,7 +29,7 @@ impl Table {
 
     pub(crate) fn row(&mut self, cells: Vec<String>) -> std::io::Result<()> {
         if self.widths.is_some() {
-            return self.write(&[cells]);
+            return self.write(&[cells], false);
         }
         self.pending.push(cells);
         if self.pending.len() >= MEASURE {
@@ -49,15 +49,28 @@ impl Table {
         let header: Vec<String> = self.columns.iter().map(|c| c.to_uppercase()).collect();
         self.widths = Some(widths);
         let pending = std::mem::take(&mut self.pending);
-        self.write(&[header])?;
-        self.write(&pending)
+        self.write(&[header], true)?;
+        self.write(&pending, false)
     }
 
-    fn write(&self, rows: &[Vec<String>]) -> std::io::Result<()> {
+    fn write(&self, rows: &[Vec<String>], header: bool) -> std::io::Result<()> {
         let widths = self.widths.as_deref().unwrap_or_default();
-        let mut out = std::io::stdout().lock();
+        let status: Vec<bool> = self
+            .columns
+            .iter()
+            .map(|c| !header && crate::colour::is_status(c))
+            .collect();
+        let mut out = crate::out::stdout();
         for row in rows {
-            let cells: Vec<String> = row.iter().zip(widths).map(|(c, w)| fit(c, *w)).collect();
+            let cells: Vec<String> = row
+                .iter()
+                .zip(widths)
+                .zip(&status)
+                .map(|((c, w), s)| match s {
+                    true => crate::colour::paint(c, fit(c, *w)),
+                    false => fit(c, *w),
+                })
+                .collect();
             writeln!(out, "{}", cells.join("  ").trim_end())?;
         }
         out.flush()

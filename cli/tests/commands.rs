@@ -5,7 +5,7 @@
 mod support;
 
 use std::collections::BTreeSet;
-use support::ruckus;
+use support::{command, ruckus};
 
 fn schema() -> serde_json::Value {
     let dir = tempfile::tempdir().unwrap();
@@ -114,10 +114,25 @@ fn completion_scripts_and_the_man_page_cover_the_operations() {
     for shell in ["bash", "zsh", "fish"] {
         let run = ruckus(None, dir.path(), &["completion", shell], "");
         assert_eq!(run.code, 0, "{shell}: {}", run.stderr);
+        // The script hands each completion back to the binary.
+        assert!(run.stdout.contains("COMPLETE"), "{shell}: {}", run.stdout);
+        let ask = |index: &str, words: &[&str]| {
+            let mut args = vec!["--", "ruckus"];
+            args.extend(words);
+            let mut cmd = command(None, dir.path(), &args);
+            cmd.env("COMPLETE", shell)
+                .env("_CLAP_COMPLETE_INDEX", index);
+            String::from_utf8_lossy(&cmd.output().unwrap().stdout).into_owned()
+        };
+        let areas = ask("1", &[""]);
         assert!(
-            run.stdout.contains("venues") && run.stdout.contains("query-venue-aps-compatibilities")
-                || run.stdout.contains("client"),
-            "{shell}"
+            areas.contains("venues") && areas.contains("whoami"),
+            "{shell}: {areas}"
+        );
+        let verbs = ask("2", &["venues", ""]);
+        assert!(
+            verbs.contains("list") && verbs.contains("create"),
+            "{shell}: {verbs}"
         );
     }
     let man = ruckus(None, dir.path(), &["man"], "");

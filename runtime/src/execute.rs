@@ -33,6 +33,7 @@ pub(crate) use attempt::fill_headers;
 mod budget;
 mod outcome;
 mod retry_loop;
+mod wire;
 
 /// The future of one call: what [`send`] returns and a [`Sending`](crate::Sending) holds.
 pub(crate) type SendFuture<'a> = std::pin::Pin<
@@ -115,6 +116,10 @@ impl<'a> Settings<'a> {
 /// which records the call's outcome.
 pub(crate) fn send(client: &Client, req: Prepared) -> SendFuture<'_> {
     let span = outcome::call_span(&req);
+    if !span.is_disabled() {
+        let url = wire::shown_url(req.url.as_str(), &client.redactor());
+        span.record("url", url.as_str());
+    }
     let call = span.clone();
     Box::pin(
         async move {

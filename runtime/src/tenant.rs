@@ -32,6 +32,9 @@ pub(crate) fn check_tenant_id(id: &str, what: &str) -> Result<(), Error> {
         "is longer than 128 characters"
     } else if !id.bytes().all(|b| b.is_ascii_graphic()) {
         "contains a character that is not visible ASCII (`!` to `~`)"
+    } else if id == "." || id == ".." {
+        // In the token URL's path it would name another resource (`/oauth2/token/..`).
+        "is a dot segment (`.` or `..`)"
     } else {
         return Ok(());
     };

@@ -251,6 +251,12 @@ async fn line_breaks_in_tenants_and_headers_are_refused() {
     let client = client(&server);
     invalid_tenant(&client.with_tenant("a\nb").unwrap_err());
     invalid_tenant(&client.with_tenant("").unwrap_err());
+    // A dot segment would name another path in the token URL (`/oauth2/token/..`).
+    for dots in [".", ".."] {
+        let err = Client::new(config(&server).token_tenant_id(dots), &AUTH).unwrap_err();
+        assert!(invalid_tenant(&err).contains("dot segment"), "{err}");
+        invalid_tenant(&client.with_tenant(dots).unwrap_err());
+    }
 
     let mut call = Request::new(&client, &GET_THING, &["1"]);
     call.tenant("t\r\n");

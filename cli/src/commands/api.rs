@@ -1,6 +1,6 @@
 //! `ruckus api METHOD PATH`: any path of an API, sent through the runtime as a raw request.
-
-//! `ruckus activity wait ID...` (the bulk activity query).
+//! A path with a `.` or `..` segment (also percent-encoded) is refused: the URL would be
+//! normalised into another path than the one written.
 
 use crate::call::io;
 use crate::exit::Failure;
@@ -61,6 +61,12 @@ pub(super) async fn run(m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
         _ => Method::Delete,
     };
     let path = m.get_one::<String>("path").cloned().unwrap_or_default();
+    let before_query = path.split(['?', '#']).next().unwrap_or_default();
+    if let Some(segment) = before_query.split('/').find(|s| is_dot_segment(s)) {
+        return Err(Failure::usage(format!(
+            "the path `{path}` has the segment `{segment}`: write the path it leads to"
+        )));
+    }
     let api_name = m
         .get_one::<String>("api-name")
         .cloned()
@@ -98,8 +104,14 @@ pub(super) async fn run(m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
     match serde_json::from_str::<Value>(&text) {
         Ok(v) => output::value(opts.format, &v).map_err(io),
         Err(_) => {
-            println!("{text}");
+            crate::out::line(format_args!("{text}"))?;
             Ok(())
         }
     }
+}
+
+/// `.` or `..`, percent-encoded or not (`%2e`, `.%2E`, ...).
+fn is_dot_segment(segment: &str) -> bool {
+    let plain = segment.to_ascii_lowercase().replace("%2e", ".");
+    plain == "." || plain == ".."
 }

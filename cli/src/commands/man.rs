@@ -11,6 +11,6 @@ pub(super) fn definition() -> Command {
 pub(super) fn run() -> Result<(), Failure> {
     let full = super::full_tree()?;
     clap_mangen::Man::new(full)
-        .render(&mut std::io::stdout())
-        .map_err(|e| Failure::other(e.to_string()))
+        .render(&mut crate::out::stdout())
+        .map_err(crate::call::io)
 }

@@ -5,10 +5,11 @@
 mod activity;
 mod api;
 mod auth;
-mod completion;
+pub(crate) mod completion;
 mod man;
 pub(crate) mod schema;
 mod state;
+mod whoami;
 
 use crate::exit::Failure;
 use crate::opts::Opts;
@@ -60,6 +61,11 @@ pub(crate) const ALL: &[BuiltIn] = &[
         name: "activity",
         command: activity::definition,
         run: |i| i.rt.block_on(activity::run(i.leaf, i.opts)),
+    },
+    BuiltIn {
+        name: "whoami",
+        command: whoami::definition,
+        run: |i| i.rt.block_on(whoami::run(i.opts)),
     },
     BuiltIn {
         name: "completion",

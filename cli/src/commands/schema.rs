@@ -49,10 +49,10 @@ pub(super) fn run(words: &[String]) -> Result<(), Failure> {
             c
         }).collect::<Vec<_>>(),
     });
-    println!(
+    crate::out::line(format_args!(
         "{}",
         serde_json::to_string_pretty(&doc).map_err(|e| Failure::other(e.to_string()))?
-    );
+    ))?;
     Ok(())
 }
 

@@ -213,7 +213,7 @@ struct Planned {
 fn print_plan(plan: &Plan, format: Format) -> Result<(), Failure> {
     if format != Format::Table {
         let text = serde_json::to_string_pretty(plan).map_err(|e| Failure::other(e.to_string()))?;
-        println!("{text}");
+        crate::out::line(format_args!("{text}"))?;
         return Ok(());
     }
     for step in &plan.steps {
@@ -228,26 +228,29 @@ fn print_plan(plan: &Plan, format: Format) -> Result<(), Failure> {
         } else {
             String::new()
         };
-        println!("{action:<7} {}{detail}  [{}]", step.address, step.operation);
+        crate::out::line(format_args!(
+            "{action:<7} {}{detail}  [{}]",
+            step.address, step.operation
+        ))?;
         for op in step.patch.iter().flat_map(|p| p.0.iter()) {
             let op = serde_json::to_value(op).unwrap_or_default();
             let (verb, path) = (&op["op"], &op["path"]);
-            println!(
+            crate::out::line(format_args!(
                 "        {} {}",
                 verb.as_str().unwrap_or("?"),
                 path.as_str().unwrap_or("")
-            );
+            ))?;
         }
     }
     for note in &plan.notes {
-        println!("note: {note}");
+        crate::out::line(format_args!("note: {note}"))?;
     }
-    println!(
+    crate::out::line(format_args!(
         "{} to create, {} to update, {} to delete",
         plan.count(Action::Create),
         plan.count(Action::Update),
         plan.count(Action::Delete)
-    );
+    ))?;
     Ok(())
 }
 
@@ -255,19 +258,19 @@ fn print_simulation(simulation: &state::Simulation, format: Format) -> Result<()
     if format != Format::Table {
         let text =
             serde_json::to_string_pretty(simulation).map_err(|e| Failure::other(e.to_string()))?;
-        println!("{text}");
+        crate::out::line(format_args!("{text}"))?;
         return Ok(());
     }
     for s in &simulation.steps {
-        println!("{:<8} {}", outcome_word(s), s.step.key());
+        crate::out::line(format_args!("{:<8} {}", outcome_word(s), s.step.key()))?;
     }
     if let Some(f) = &simulation.failure {
-        println!("failed   {f}");
+        crate::out::line(format_args!("failed   {f}"))?;
     }
     for step in &simulation.remaining.steps {
-        println!("remains  {}", step.key());
+        crate::out::line(format_args!("remains  {}", step.key()))?;
     }
-    println!("verdict: {}", simulation.verdict);
+    crate::out::line(format_args!("verdict: {}", simulation.verdict))?;
     Ok(())
 }
 
@@ -311,7 +314,10 @@ async fn apply(
             .as_ref()
             .map(|(step, e)| format!("{}: {e}", step.key()));
         let v = serde_json::json!({"steps": &report.steps, "failure": failed});
-        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        crate::out::line(format_args!(
+            "{}",
+            serde_json::to_string_pretty(&v).unwrap_or_default()
+        ))?;
     }
     for s in &report.steps {
         eprintln!("{:<8} {}", outcome_word(s), s.step.key());

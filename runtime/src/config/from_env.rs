@@ -72,7 +72,8 @@ impl Config {
         if crate::tenant::check_tenant_id(&tenant_id, "token tenant id").is_err() {
             return Err(invalid(
                 env::TENANT_ID,
-                "is not a valid tenant id: 1 to 128 visible ASCII characters, no white space",
+                "is not a valid tenant id: 1 to 128 visible ASCII characters, no white space, \
+                 not `.` or `..`",
             ));
         }
         let base_url = var(env::BASE_URL).filter(|url| !url.is_empty());

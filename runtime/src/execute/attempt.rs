@@ -81,8 +81,12 @@ pub(super) async fn authorize(
             (lease.header, Some(lease.id), lease.redactor)
         }
     };
+    let request = request(shared, call.req, header);
+    if super::wire::wanted() {
+        super::wire::request(&request, &redactor);
+    }
     Ok(Authorized {
-        pending: shared.http.execute(request(shared, call.req, header)),
+        pending: shared.http.execute(request),
         token,
         redactor,
     })
@@ -101,6 +105,9 @@ pub(super) async fn attempt(
         redactor,
     } = authorized;
     let (status, headers, body) = exchange(call, pending, starting).await?;
+    if super::wire::wanted() {
+        super::wire::response(status, &headers, &body.bytes, &redactor);
+    }
     let limit = call.settings.max_body_size;
     let response = classify(call.req, status, headers, body, limit, redactor, token)?;
     call.span.record("status", status);

@@ -18,6 +18,7 @@ pub(super) fn call_span(req: &Prepared) -> Span {
         method = req.method.as_str(),
         path = &*req.path_template,
         api = req.api,
+        url = tracing::field::Empty,
         attempts = tracing::field::Empty,
         status = tracing::field::Empty,
         request_id = tracing::field::Empty,

@@ -23,6 +23,7 @@ pub struct SpanRec {
 #[derive(Debug, Clone)]
 pub struct EventRec {
     pub level: tracing::Level,
+    pub target: String,
     pub parent: Option<u64>,
     pub fields: BTreeMap<String, String>,
 }
@@ -104,6 +105,7 @@ impl Subscriber for Capture {
         event.record(&mut Fields(&mut fields));
         captured.events.push(EventRec {
             level: *event.metadata().level(),
+            target: event.metadata().target().to_owned(),
             parent,
             fields,
         });
@@ -144,13 +146,20 @@ impl Capture {
 
     /// Every captured text: span names and fields, event fields.
     pub fn all_text(&self) -> String {
+        self.text_outside("")
+    }
+
+    /// [`all_text`](Self::all_text) less the events of `target` (none when it is empty).
+    pub fn text_outside(&self, target: &str) -> String {
         let captured = self.captured.lock().unwrap();
         let mut out = String::new();
         for span in captured.spans.values() {
             out.push_str(&format!("{span:?}\n"));
         }
         for event in &captured.events {
-            out.push_str(&format!("{event:?}\n"));
+            if target.is_empty() || event.target != target {
+                out.push_str(&format!("{event:?}\n"));
+            }
         }
         out
     }

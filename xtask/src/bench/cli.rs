@@ -4,7 +4,10 @@
 //! several runs); listing 10,000 APs with `--all` from a simulator in another process (so that
 //! the figure is the command line's own): time to the first row, the whole run, and peak memory
 //! (VmHWM, polled) against the same listing of 1,000 APs (flat memory: rows stream); the binary's
-//! size; and the release build time of the crate itself (its dependencies already built).
+//! size; and the release build time of the crate itself (its dependencies already built). The
+//! bash completion script: its size, the time bash takes to `source` it (timed inside bash with
+//! `$EPOCHREALTIME`, so bash's own start is not counted), and the time `ruckus` takes to answer
+//! one Tab press (`ruckus venues l<Tab>`).
 
 use super::table::Row;
 use crate::cli::BenchArgs;
@@ -38,6 +41,8 @@ pub fn run(root: &Path, options: &BenchArgs, rows: &mut Vec<Row>) -> Result<(), 
         "ms",
         target(&local, 50.0),
     ));
+
+    completion(&ruckus, runs, rows)?;
 
     // --quick (CI's harness check, dev profile): smaller listings, same code paths.
     let counts: [usize; 2] = if options.quick {
@@ -89,6 +94,77 @@ pub fn run(root: &Path, options: &BenchArgs, rows: &mut Vec<Row>) -> Result<(), 
             String::new(),
         ));
     }
+    Ok(())
+}
+
+/// The completion script's size, its sourcing time in bash, and one completion's answer time.
+fn completion(ruckus: &Path, runs: usize, rows: &mut Vec<Row>) -> Result<(), String> {
+    let script = Command::new(ruckus)
+        .args(["completion", "bash"])
+        .output()
+        .map_err(|e| format!("ruckus completion bash: {e}"))?;
+    if !script.status.success() {
+        return Err("ruckus completion bash failed".into());
+    }
+    let kib = script.stdout.len() as f64 / 1024.0;
+    rows.push(Row::new(
+        "cli",
+        "bash completion script size".into(),
+        Spread::single(kib),
+        "KiB",
+        verdict(kib < 100.0, "< 100 KiB"),
+    ));
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let file = dir.path().join("ruckus.bash");
+    std::fs::write(&file, &script.stdout).map_err(|e| e.to_string())?;
+    let timed = format!(
+        "s=$EPOCHREALTIME; source '{}'; e=$EPOCHREALTIME; echo \"$s $e\"",
+        file.display()
+    );
+    let mut sourcing = Vec::new();
+    for _ in 0..runs {
+        let out = Command::new("bash")
+            .args(["--norc", "--noprofile", "-c", &timed])
+            .output()
+            .map_err(|e| format!("cannot run bash: {e}"))?;
+        let text = String::from_utf8_lossy(&out.stdout).replace(',', ".");
+        let times: Vec<f64> = text
+            .split_whitespace()
+            .filter_map(|t| t.parse().ok())
+            .collect();
+        match times[..] {
+            [start, end] => sourcing.push(Duration::from_secs_f64((end - start).max(0.0))),
+            _ => return Err(format!("bash did not time the sourcing: {text:?}")),
+        }
+    }
+    rows.push(Row::new(
+        "cli",
+        "bash: `source` of the completion script".into(),
+        millis(&sourcing),
+        "ms",
+        target(&sourcing, 50.0),
+    ));
+    let mut answers = Vec::new();
+    for _ in 0..runs {
+        let t0 = Instant::now();
+        let out = Command::new(ruckus)
+            .args(["--", "ruckus", "venues", "l"])
+            .env("COMPLETE", "bash")
+            .env("_CLAP_COMPLETE_INDEX", "2")
+            .output()
+            .map_err(|e| e.to_string())?;
+        answers.push(t0.elapsed());
+        if !String::from_utf8_lossy(&out.stdout).contains("list") {
+            return Err("the completion of `ruckus venues l` has no `list`".into());
+        }
+    }
+    rows.push(Row::new(
+        "cli",
+        "completion answer: `ruckus venues l<Tab>`".into(),
+        millis(&answers),
+        "ms",
+        String::new(),
+    ));
     Ok(())
 }
 
