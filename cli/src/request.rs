@@ -113,6 +113,7 @@ pub(crate) fn read(op: Op, m: &ArgMatches, opts: &Opts) -> Result<Call, Failure>
 
 /// Fails when a path parameter has no value (none given, none found from a child object).
 pub(crate) fn check_path(call: &Call) -> Result<(), Failure> {
+    check_dots(call)?;
     let missing = call
         .op
         .route
@@ -127,6 +128,25 @@ pub(crate) fn check_path(call: &Call) -> Result<(), Failure> {
         ))),
         None => Ok(()),
     }
+}
+
+/// Refuses a path value that is `.` or `..`: the URL would point somewhere else than written.
+pub(crate) fn check_dots(call: &Call) -> Result<(), Failure> {
+    let params = call.op.route.path_params.iter().zip(&call.path);
+    let mut given = params.filter_map(|(p, v)| Some((p, v.as_deref()?)));
+    match given.find(|(_, v)| is_dot_segment(v)) {
+        Some((p, v)) => Err(Failure::usage(format!(
+            "--{}: `{v}` is a dot segment, which would change the URL's path",
+            fields::kebab(&p.name)
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// `.` or `..`, percent-encoded or not (`%2e`, `.%2E`, ...).
+pub(crate) fn is_dot_segment(segment: &str) -> bool {
+    let plain = segment.to_ascii_lowercase().replace("%2e", ".");
+    plain == "." || plain == ".."
 }
 
 /// The body a required body starts as when none is given: `{}` (a query with the service's

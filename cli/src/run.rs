@@ -145,6 +145,8 @@ async fn operation(op: Op, m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
     if op.route.method == ruckus_one_catalog::Method::Delete && !confirm(op, opts)? {
         return Err(Failure::new(Exit::Other, "not deleted"));
     }
+    // `.` and `..` are refused as written, before any name is looked up.
+    request::check_dots(&call)?;
     let conn = connect::connect(opts).await?;
     if !many {
         resolve::path(&conn.client, &mut call).await?;

@@ -150,7 +150,17 @@ async fn a_closed_stdout_ends_every_command_quietly() {
         &["completion", "bash"],
         &["man"],
         &["api", "GET", "/venues/v-1"],
-        &["--dry-run", "venues", "create", "--name", "Annex"],
+        &[
+            "--dry-run",
+            "venues",
+            "create",
+            "--name",
+            "Annex",
+            "--address.city",
+            "Lyon",
+            "--address.country",
+            "France",
+        ],
         &["venues", "list", "-o", "table"],
         &["venues", "list", "-o", "csv"],
     ];

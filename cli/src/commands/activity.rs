@@ -56,7 +56,7 @@ async fn known(client: &Client, ids: &[String], grace: Duration) -> Result<(), F
     for id in ids {
         let call = Call {
             op: one,
-            path: vec![id.clone()],
+            path: vec![Some(id.clone())],
             query: Vec::new(),
             body: None,
             version: 0,

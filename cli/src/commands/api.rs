@@ -62,7 +62,10 @@ pub(super) async fn run(m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
     };
     let path = m.get_one::<String>("path").cloned().unwrap_or_default();
     let before_query = path.split(['?', '#']).next().unwrap_or_default();
-    if let Some(segment) = before_query.split('/').find(|s| is_dot_segment(s)) {
+    if let Some(segment) = before_query
+        .split('/')
+        .find(|s| crate::request::is_dot_segment(s))
+    {
         return Err(Failure::usage(format!(
             "the path `{path}` has the segment `{segment}`: write the path it leads to"
         )));
@@ -108,10 +111,4 @@ pub(super) async fn run(m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
             Ok(())
         }
     }
-}
-
-/// `.` or `..`, percent-encoded or not (`%2e`, `.%2E`, ...).
-fn is_dot_segment(segment: &str) -> bool {
-    let plain = segment.to_ascii_lowercase().replace("%2e", ".");
-    plain == "." || plain == ".."
 }
