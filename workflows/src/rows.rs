@@ -109,7 +109,7 @@ fn csv_rows(bytes: &[u8]) -> Result<Vec<Row>, Error> {
     for record in reader.records() {
         match record {
             Ok(r) => {
-                let line = r.position().map_or(0, |p| p.line() as usize);
+                let line = r.position().map_or(0, |p| line_at(bytes, p.byte()));
                 let values = header
                     .iter()
                     .zip(r.iter())
@@ -122,7 +122,7 @@ fn csv_rows(bytes: &[u8]) -> Result<Vec<Row>, Error> {
                 });
             }
             Err(e) => {
-                let line = e.position().map_or(0, |p| p.line() as usize);
+                let line = e.position().map_or(0, |p| line_at(bytes, p.byte()));
                 problems.push(csv_problem(line, &e));
             }
         }
@@ -132,6 +132,21 @@ fn csv_rows(bytes: &[u8]) -> Result<Vec<Row>, Error> {
     } else {
         Err(Error::Invalid(problems))
     }
+}
+
+/// The line of the first non-blank character at or after `byte` (the csv crate's own line
+/// count leaves blank lines out).
+fn line_at(bytes: &[u8], byte: u64) -> usize {
+    let start = usize::try_from(byte).unwrap_or(usize::MAX).min(bytes.len());
+    let skip = bytes[start..]
+        .iter()
+        .take_while(|b| b.is_ascii_whitespace())
+        .count();
+    let at = bytes[start..start + skip]
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(start, |i| start + i + 1);
+    1 + bytes[..at].iter().filter(|b| **b == b'\n').count()
 }
 
 fn csv_problem(line: usize, e: &csv::Error) -> Problem {

@@ -133,13 +133,7 @@ fn text_of(v: &Value) -> Option<String> {
 fn prepare_row(op: &Operation, template: &Arguments, row: &Row) -> Result<Prepared, Vec<Problem>> {
     let csv = matches!(row.values, Values::Columns(_));
     let values = values(row);
-    let mut problems = Vec::new();
-    let mut problem = |message: String| {
-        problems.push(Problem {
-            line: row.line,
-            message,
-        })
-    };
+    let mut problems: Vec<String> = Vec::new();
     let mut args = template.clone();
     let mut used = Vec::new();
     for (i, text) in template.path.iter().enumerate() {
@@ -153,7 +147,7 @@ fn prepare_row(op: &Operation, template: &Arguments, row: &Row) -> Result<Prepar
                     filled = filled.replace(&format!("{{{name}}}"), &v);
                     used.push(k.clone());
                 }
-                _ => problem(format!("no value for `{{{name}}}` ({})", param(op, i))),
+                _ => problems.push(format!("no value for `{{{name}}}` ({})", param(op, i))),
             }
         }
         args.path[i] = filled;
@@ -166,19 +160,19 @@ fn prepare_row(op: &Operation, template: &Arguments, row: &Row) -> Result<Prepar
         match target(op, name) {
             Target::Path(i) => match text_of(value) {
                 Some(t) => args.path[i] = t,
-                None => problem(format!("`{name}` is not text")),
+                None => problems.push(format!("`{name}` is not text")),
             },
             Target::Query(wire) => match text_of(value) {
                 Some(t) => {
                     args.query.retain(|(n, _)| n != &wire);
                     args.query.push((wire, t));
                 }
-                None => problem(format!("`{name}` is not text")),
+                None => problems.push(format!("`{name}` is not text")),
             },
             Target::Tenant => args.tenant = text_of(value),
             Target::Body(path) => {
                 if op.route.request.is_none() {
-                    problem(format!(
+                    problems.push(format!(
                         "`{name}` is not a parameter of {}, which takes no body",
                         op.route.id
                     ));
@@ -188,7 +182,7 @@ fn prepare_row(op: &Operation, template: &Arguments, row: &Row) -> Result<Prepar
                     match typed(op, &path, value) {
                         Ok(v) => v,
                         Err(e) => {
-                            problem(format!("`{name}`: {e}"));
+                            problems.push(format!("`{name}`: {e}"));
                             continue;
                         }
                     }
@@ -201,14 +195,14 @@ fn prepare_row(op: &Operation, template: &Arguments, row: &Row) -> Result<Prepar
     }
     for (i, v) in args.path.iter().enumerate() {
         if v.is_empty() || !placeholders(v).is_empty() {
-            problem(format!("no value for {}", param(op, i)));
+            problems.push(format!("no value for {}", param(op, i)));
         }
     }
     if let Some(rb) = &op.route.request {
         let b = body.get_or_insert_with(|| Value::Object(Map::new()));
         *b = one_or_batch(op, std::mem::take(b));
-        if let Err(p) = op.table.validate(b, &rb.schema) {
-            problem(format!("the body does not fit {}: {p}", op.route.id));
+        if let (true, Err(p)) = (problems.is_empty(), op.table.validate(b, &rb.schema)) {
+            problems.push(format!("the body does not fit {}: {p}", op.route.id));
         }
     }
     args.body = body;
@@ -218,7 +212,13 @@ fn prepare_row(op: &Operation, template: &Arguments, row: &Row) -> Result<Prepar
             arguments: args,
         })
     } else {
-        Err(problems)
+        Err(problems
+            .into_iter()
+            .map(|message| Problem {
+                line: row.line,
+                message,
+            })
+            .collect())
     }
 }
 
