@@ -66,6 +66,7 @@ pub(crate) fn flags(op: Op) -> Vec<Flag> {
         .iter()
         .filter_map(|a| a.get_long().map(str::to_owned))
         .chain(["help", "version"].map(String::from))
+        .chain(crate::batch::NAMES.map(String::from))
         .collect();
     let mut out = Vec::new();
     let r = op.route;

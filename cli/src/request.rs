@@ -92,6 +92,7 @@ pub(crate) fn read(op: Op, m: &ArgMatches, opts: &Opts) -> Result<Call, Failure>
             path.iter()
                 .find(|(w, _)| w == &p.name)
                 .map(|(_, v)| v.clone())
+                .or_else(|| crate::batch::placeholder(m, &p.name))
                 .ok_or_else(|| Failure::usage(format!("--{} is required", fields::kebab(&p.name))))
         })
         .collect::<Result<Vec<_>, _>>()?;

@@ -99,6 +99,9 @@ fn rewrite_alias(args: &mut Vec<String>, area_at: usize) -> Result<(), Failure> 
 }
 
 async fn operation(op: Op, m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
+    if let Some(file) = crate::batch::requested(m) {
+        return crate::batch::run(op, m, opts, &file).await;
+    }
     let call = request::read(op, m, opts)?;
     let many = opts.tenants.is_some() || opts.all_customers;
     if opts.dry_run {
@@ -123,7 +126,7 @@ async fn operation(op: Op, m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
 
 /// The client of a dry run: the real settings when there are some (for the URL), else the
 /// region's defaults with placeholder credentials; nothing is sent either way.
-async fn dry_connection(opts: &Opts) -> Result<Connection, Failure> {
+pub(crate) async fn dry_connection(opts: &Opts) -> Result<Connection, Failure> {
     match connect::connect(opts).await {
         Ok(c) => Ok(c),
         Err(_) => {

@@ -78,7 +78,7 @@ pub(crate) fn op_command(op: Op) -> Command {
     for flag in fields::flags(op) {
         cmd = cmd.arg(flag_arg(&flag));
     }
-    cmd
+    cmd.args(crate::batch::args())
 }
 
 fn flag_arg(flag: &Flag) -> Arg {
@@ -88,7 +88,7 @@ fn flag_arg(flag: &Flag) -> Arg {
         .num_args(1)
         .value_name(flag.value_name.clone());
     if flag.required {
-        arg = arg.required(true);
+        arg = arg.required_unless_present(crate::batch::EACH);
     }
     if !flag.choices.is_empty() {
         arg = arg.value_parser(flag.choices.clone());

@@ -57,9 +57,13 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Invalid(problems) => {
-                write!(f, "{} bad row(s), nothing sent", problems.len())?;
-                for p in problems {
-                    write!(f, "\n  {p}")?;
+                write!(
+                    f,
+                    "{} problem(s) in the input, nothing sent",
+                    problems.len()
+                )?;
+                for (i, p) in problems.iter().enumerate() {
+                    write!(f, "{} {p}", if i == 0 { ":" } else { ";" })?;
                 }
                 Ok(())
             }

@@ -88,17 +88,27 @@ async fn venues_are_created_from_csv_and_json_lines() {
         .await
         .unwrap();
     assert_eq!(summary.done, 2);
-    let j2 = venues(&sim).into_iter().find(|v| v["name"] == "J2").unwrap();
+    let j2 = venues(&sim)
+        .into_iter()
+        .find(|v| v["name"] == "J2")
+        .unwrap();
     assert_eq!(j2["description"], "from the template", "fields are merged");
-    let j1 = venues(&sim).into_iter().find(|v| v["name"] == "J1").unwrap();
-    assert_eq!(j1["address"]["city"], "Oslo", "a row's field replaces the template's");
+    let j1 = venues(&sim)
+        .into_iter()
+        .find(|v| v["name"] == "J1")
+        .unwrap();
+    assert_eq!(
+        j1["address"]["city"], "Oslo",
+        "a row's field replaces the template's"
+    );
 }
 
 #[tokio::test]
 async fn a_bad_row_is_named_by_its_line_and_nothing_is_sent() {
     let sim = sim().await;
     let op = Operation::find("network", "create_venue").unwrap();
-    let text = "name,address.city,address.country,address.latitude\nAa,X,Y,1.5\nBb,X,Y,north\nCc,X,Y,2\n";
+    let text =
+        "name,address.city,address.country,address.latitude\nAa,X,Y,1.5\nBb,X,Y,north\nCc,X,Y,2\n";
     let input = Input::parse(text.as_bytes(), Format::Csv).unwrap();
     let Err(Error::Invalid(problems)) = Batch::new(op, Arguments::default(), &input) else {
         panic!("the row with a latitude that is not a number is refused");
@@ -131,7 +141,12 @@ async fn a_column_fills_a_path_argument() {
     };
     let batch = Batch::new(delete, template, &input).unwrap();
     let preview = batch.previews(&client).unwrap();
-    assert!(preview[0].1.url.ends_with(&format!("/venues/{}", text.lines().nth(1).unwrap())));
+    assert!(
+        preview[0]
+            .1
+            .url
+            .ends_with(&format!("/venues/{}", text.lines().nth(1).unwrap()))
+    );
     let summary = batch
         .run(&client, &mut Journal::none(), &options(), &|_| {})
         .await
@@ -184,7 +199,12 @@ async fn a_resume_finds_the_creates_a_killed_run_sent() {
         .await
         .unwrap();
     assert_eq!(
-        (summary.skipped, summary.existing, summary.done, summary.failed),
+        (
+            summary.skipped,
+            summary.existing,
+            summary.done,
+            summary.failed
+        ),
         (2, 1, 4, 0),
         "{summary:?}"
     );

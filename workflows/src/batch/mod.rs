@@ -37,8 +37,8 @@ use crate::error::Error;
 use crate::journal::{Journal, Key};
 use crate::rows::Input;
 use ruckus_one_catalog::{Catalog, Route, Table};
-use ruckus_one_runtime::internal::{self, Preview, described, described::Arguments};
 use ruckus_one_runtime::Client;
+use ruckus_one_runtime::internal::{self, Preview, described, described::Arguments};
 use sha2::{Digest, Sha256};
 
 /// The operation a batch runs, with its API's activity operations (to wait for an
@@ -100,7 +100,11 @@ impl Batch {
             "{:?}\n{:?}\n{}\n{}\n{:?}",
             template.path,
             template.query,
-            template.body.as_ref().map(ToString::to_string).unwrap_or_default(),
+            template
+                .body
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default(),
             template.version,
             template.tenant
         );

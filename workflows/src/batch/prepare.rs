@@ -83,7 +83,12 @@ pub(crate) fn prepare(
 ) -> Result<Vec<Prepared>, Error> {
     let mut problems = Vec::new();
     let mut out = Vec::with_capacity(input.rows.len());
-    if op.route.request.as_ref().is_some_and(|b| b.kind != BodyKind::Json) {
+    if op
+        .route
+        .request
+        .as_ref()
+        .is_some_and(|b| b.kind != BodyKind::Json)
+    {
         return Err(Error::Operation(format!(
             "{} takes a body that is not JSON: it cannot be run from rows",
             op.route.id
@@ -189,7 +194,11 @@ fn prepare_row(op: &Operation, template: &Arguments, row: &Row) -> Result<Prepar
                 } else {
                     value.clone()
                 };
-                set(body.get_or_insert_with(|| Value::Object(Map::new())), &path, v);
+                set(
+                    body.get_or_insert_with(|| Value::Object(Map::new())),
+                    &path,
+                    v,
+                );
             }
         }
     }
@@ -223,16 +232,20 @@ fn prepare_row(op: &Operation, template: &Arguments, row: &Row) -> Result<Prepar
 }
 
 fn param(op: &Operation, i: usize) -> String {
-    op.route
-        .path_params
-        .get(i)
-        .map_or_else(|| "a path parameter".to_owned(), |p| format!("`{}`", p.name))
+    op.route.path_params.get(i).map_or_else(
+        || "a path parameter".to_owned(),
+        |p| format!("`{}`", p.name),
+    )
 }
 
 /// A body that is a list of objects (a batch create) gets one object a row.
 fn one_or_batch(op: &Operation, body: Value) -> Value {
     let list = op.route.request.as_ref().is_some_and(|rb| {
-        op.table.deref(&rb.schema).get("type").and_then(Value::as_str) == Some("array")
+        op.table
+            .deref(&rb.schema)
+            .get("type")
+            .and_then(Value::as_str)
+            == Some("array")
     });
     match body {
         Value::Object(_) if list => Value::Array(vec![body]),
@@ -273,7 +286,12 @@ fn schema_at<'a>(op: &'a Operation, path: &[String]) -> Option<&'a Value> {
     Some(op.table.deref(at))
 }
 
-fn property<'a>(op: &'a Operation, schema: &'a Value, name: &str, depth: usize) -> Option<&'a Value> {
+fn property<'a>(
+    op: &'a Operation,
+    schema: &'a Value,
+    name: &str,
+    depth: usize,
+) -> Option<&'a Value> {
     if depth > 8 {
         return None;
     }
@@ -295,7 +313,12 @@ fn types(schema: &Value) -> Vec<&str> {
         _ => Vec::new(),
     };
     for k in ["anyOf", "oneOf"] {
-        for v in schema.get(k).and_then(Value::as_array).into_iter().flatten() {
+        for v in schema
+            .get(k)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             out.extend(types(v));
         }
     }

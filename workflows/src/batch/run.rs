@@ -168,9 +168,7 @@ pub(super) async fn run(
     progress: &(dyn Fn(&RowReport) + Sync),
 ) -> Result<Summary, Error> {
     let op = batch.op;
-    let resources = options
-        .resources
-        .or_else(|| Catalog::resources().ok());
+    let resources = options.resources.or_else(|| Catalog::resources().ok());
     let kind = resources.and_then(|r| {
         r.kinds.iter().find(|k| {
             k.api == op.table.api.name && k.operations.create.as_deref() == Some(&op.route.id)
@@ -401,8 +399,7 @@ async fn find(
 /// Waits for the activities of `group` in one bulk wait (one activity query per tenant and
 /// 500 writes), and journals each row's end.
 async fn wait_group(ctx: &Ctx<'_>, group: Vec<Accepted>) {
-    let results: Vec<Result<Value, ruckus_one_runtime::Error>> = match ctx.batch.op.activity_query
-    {
+    let results: Vec<Result<Value, ruckus_one_runtime::Error>> = match ctx.batch.op.activity_query {
         Some(query) => {
             let mut pending = Vec::new();
             let mut bad = Vec::new();
