@@ -162,16 +162,35 @@ impl Journal {
 
     /// Records `entry`: appended and synced to disk before it returns.
     pub fn record(&mut self, entry: Entry) -> Result<(), Error> {
+        self.append(entry)?;
+        if let (Some(file), Some(path)) = (&self.file, &self.path) {
+            file.sync_data().map_err(|e| Error::io(path, e))?;
+        }
+        Ok(())
+    }
+
+    /// Appends `entry` without syncing it: it is durable once the file is synced (by a later
+    /// [`Journal::record`], or through [`Journal::sync_handle`]). Many entries synced at once
+    /// cost one sync (a batch run's rows running together).
+    pub fn append(&mut self, entry: Entry) -> Result<(), Error> {
         if let (Some(file), Some(path)) = (&mut self.file, &self.path) {
             let mut line =
                 serde_json::to_string(&entry).map_err(|e| Error::Journal(e.to_string()))?;
             line.push('\n');
             file.write_all(line.as_bytes())
-                .and_then(|()| file.sync_data())
                 .map_err(|e| Error::io(path, e))?;
         }
         self.last.insert(entry.step.clone(), entry);
         Ok(())
+    }
+
+    /// A handle on the journal's file that syncs what was appended, from any thread (`None`
+    /// for a journal in memory).
+    pub fn sync_handle(&self) -> Result<Option<File>, Error> {
+        match (&self.file, &self.path) {
+            (Some(file), Some(path)) => file.try_clone().map(Some).map_err(|e| Error::io(path, e)),
+            _ => Ok(None),
+        }
     }
 }
 

@@ -35,6 +35,8 @@ impl Key {
 #[derive(Debug, Default)]
 pub struct Journal {
     lines: Lines,
+    /// Entries appended so far.
+    appended: u64,
 }
 
 /// The journal's step name of the row on `line`.
@@ -62,6 +64,7 @@ impl Journal {
         }
         Ok(Journal {
             lines: Lines::create_with_header(path, &key.header())?,
+            appended: 0,
         })
     }
 
@@ -79,6 +82,7 @@ impl Journal {
         match theirs {
             Some(k) if k == *key => Ok(Journal {
                 lines: Lines::resume(path)?,
+                appended: 0,
             }),
             Some(k) => Err(Error::Journal(format!(
                 "{} was written for {}",
@@ -104,7 +108,26 @@ impl Journal {
 
     /// Records `entry`, synced to disk before it returns.
     pub fn record(&mut self, entry: Entry) -> Result<(), Error> {
+        self.appended += 1;
         Ok(self.lines.record(entry)?)
+    }
+
+    /// Appends `entry` unsynced; returns how many entries were appended so far (sync at
+    /// least that far through [`Journal::sync_handle`] before relying on it).
+    pub fn append(&mut self, entry: Entry) -> Result<u64, Error> {
+        self.lines.append(entry)?;
+        self.appended += 1;
+        Ok(self.appended)
+    }
+
+    /// How many entries were appended so far.
+    pub fn appended(&self) -> u64 {
+        self.appended
+    }
+
+    /// A handle that syncs the journal's file from any thread (`None` in memory).
+    pub fn sync_handle(&self) -> Result<Option<std::fs::File>, Error> {
+        Ok(self.lines.sync_handle()?)
     }
 }
 

@@ -64,13 +64,23 @@ async fn venues_are_created_from_csv_and_json_lines() {
         .run(&client, &mut journal, &options(), &|_| {})
         .await
         .unwrap();
+    assert_eq!(summary.done, 12);
+    let batch = Batch::new(op, Arguments::default(), &csv(12)).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut journal = Journal::create(&dir.path().join("j"), batch.key()).unwrap();
+    let summary = batch
+        .run(&client, &mut journal, &options(), &|_| {})
+        .await
+        .unwrap();
     assert_eq!((summary.done, summary.failed), (12, 0), "{summary:?}");
-    assert_eq!(names(&sim).len(), 12);
+    assert_eq!(names(&sim).len(), 24);
     let paris = venues(&sim)
         .iter()
         .filter(|v| v["address"]["city"] == "Paris")
         .count();
-    assert_eq!(paris, 12, "address.city is a nested body field");
+    assert_eq!(paris, 24, "address.city is a nested body field");
+    let journal = Journal::resume(&dir.path().join("j"), batch.key()).unwrap();
+    assert!(batch.rows().iter().all(|r| journal.is_done(r.line)));
 
     let lines = b"{\"name\": \"J1\", \"address\": {\"city\": \"Oslo\", \"country\": \"Norway\"}}\n\n{\"name\": \"J2\"}\n";
     let input = Input::parse(lines, Format::JsonLines).unwrap();

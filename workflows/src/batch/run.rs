@@ -12,7 +12,8 @@ use ruckus_one_state::{Entry, StepState};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::sync::{Mutex, PoisonError};
+use std::fs::File;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use tokio::sync::mpsc;
 
@@ -33,7 +34,9 @@ pub struct Options<'a> {
     pub concurrency: usize,
     /// Waves, if any (default: every row in one).
     pub waves: Option<Waves>,
-    /// How long activities are waited for, and how often asked about.
+    /// How long activities are waited for, and how often asked about (default: the
+    /// runtime's, with a first pause of 250 ms: one bulk query covers the many writes sent
+    /// meanwhile, so asking sooner costs few calls and ends the run sooner).
     pub wait: WaitOptions,
     /// The resource layer whose identities find a create sent by a killed run (default: the
     /// compiled-in catalog's).
@@ -45,7 +48,7 @@ impl Default for Options<'_> {
         Options {
             concurrency: 8,
             waves: None,
-            wait: WaitOptions::default(),
+            wait: WaitOptions::default().initial_interval(Duration::from_millis(250)),
             resources: None,
         }
     }
@@ -151,6 +154,11 @@ struct Ctx<'a> {
     options: &'a Options<'a>,
     kind: Option<&'a ResourceKind>,
     journal: Mutex<&'a mut Journal>,
+    /// Syncs the journal's file (none in memory).
+    sync_handle: Option<Arc<File>>,
+    /// How many entries are synced; held while a sync runs, so that the entries appended
+    /// meanwhile share the next one (group commit).
+    synced: tokio::sync::Mutex<u64>,
     reports: Mutex<Vec<RowReport>>,
     failure: Mutex<Option<Error>>,
     progress: &'a (dyn Fn(&RowReport) + Sync),
@@ -187,12 +195,16 @@ pub(super) async fn run(
         }
     }
     reports.iter().for_each(progress);
+    let sync_handle = journal.sync_handle()?.map(Arc::new);
+    let synced = tokio::sync::Mutex::new(journal.appended());
     let ctx = Ctx {
         batch,
         client,
         options,
         kind,
         journal: Mutex::new(journal),
+        sync_handle,
+        synced,
         reports: Mutex::new(reports),
         failure: Mutex::new(None),
         progress,
@@ -218,20 +230,18 @@ pub(super) async fn run(
 async fn run_wave(ctx: &Ctx<'_>, rows: &[&Prepared]) {
     let (tx, mut rx) = mpsc::unbounded_channel::<Accepted>();
     let sender = async move {
-        futures_util::stream::iter(rows)
-            .map(|row| send_row(ctx, row))
-            .buffer_unordered(ctx.options.concurrency.max(1))
-            .for_each(|sent| {
-                match sent {
-                    Some(Sent::Ended(report)) => ctx.report(report),
-                    Some(Sent::Accepted(a)) => {
-                        let _ = tx.send(a);
-                    }
-                    None => {}
+        let sends = rows.iter().map(|row| send_row(ctx, row));
+        let mut sent =
+            futures_util::stream::iter(sends).buffer_unordered(ctx.options.concurrency.max(1));
+        while let Some(s) = sent.next().await {
+            match s {
+                Some(Sent::Ended(report)) => ctx.report(report),
+                Some(Sent::Accepted(a)) => {
+                    let _ = tx.send(a);
                 }
-                std::future::ready(())
-            })
-            .await;
+                None => {}
+            }
+        }
     };
     let waiter = async {
         while let Some(first) = rx.recv().await {
@@ -253,14 +263,46 @@ impl Ctx<'_> {
         lock(&self.failure).is_some()
     }
 
-    /// Journals `entry`; `false` (and the run stops) when the journal cannot be written.
-    fn record(&self, entry: Entry) -> bool {
-        match lock(&self.journal).record(entry) {
-            Ok(()) => true,
-            Err(e) => {
-                lock(&self.failure).get_or_insert(e);
-                false
+    fn fail(&self, e: Error) -> bool {
+        lock(&self.failure).get_or_insert(e);
+        false
+    }
+
+    /// Appends `entry` unsynced; the count to sync to, `None` (and the run stops) when the
+    /// journal cannot be written.
+    fn append(&self, entry: Entry) -> Option<u64> {
+        let appended = lock(&self.journal).append(entry);
+        appended.map_err(|e| self.fail(e)).ok()
+    }
+
+    /// Makes the first `upto` entries durable: one sync for every entry appended by then,
+    /// on a blocking thread; `false` (and the run stops) when it fails.
+    async fn sync(&self, upto: u64) -> bool {
+        let Some(file) = &self.sync_handle else {
+            return true;
+        };
+        let mut synced = self.synced.lock().await;
+        if *synced >= upto {
+            return true;
+        }
+        let target = lock(&self.journal).appended();
+        let file = Arc::clone(file);
+        match tokio::task::spawn_blocking(move || file.sync_data()).await {
+            Ok(Ok(())) => {
+                *synced = target;
+                true
             }
+            Ok(Err(e)) => self.fail(Error::Journal(format!("cannot sync: {e}"))),
+            Err(e) => self.fail(Error::Journal(format!("cannot sync: {e}"))),
+        }
+    }
+
+    /// Journals `entry`, durable before it returns; `false` (and the run stops) when the
+    /// journal cannot be written.
+    async fn record(&self, entry: Entry) -> bool {
+        match self.append(entry) {
+            Some(upto) => self.sync(upto).await,
+            None => false,
         }
     }
 
@@ -269,8 +311,15 @@ impl Ctx<'_> {
         lock(&self.reports).push(report);
     }
 
-    /// Journals and reports the end of the row on `line`.
-    fn end(&self, line: usize, outcome: Outcome, id: Option<String>) -> Option<Sent> {
+    /// Journals (durably) the end of the row on `line`.
+    async fn end(&self, line: usize, outcome: Outcome, id: Option<String>) -> Option<Sent> {
+        let report = self.finish(line, outcome, id)?;
+        let upto = lock(&self.journal).appended();
+        self.sync(upto).await.then_some(Sent::Ended(report))
+    }
+
+    /// Appends the end of the row on `line` to the journal, unsynced.
+    fn finish(&self, line: usize, outcome: Outcome, id: Option<String>) -> Option<RowReport> {
         let entry = match &outcome {
             Outcome::Failed { error } => Entry {
                 error: Some(error.clone()),
@@ -281,8 +330,8 @@ impl Ctx<'_> {
                 ..Entry::new(step(line), StepState::Done)
             },
         };
-        self.record(entry)
-            .then_some(Sent::Ended(RowReport { line, outcome, id }))
+        self.append(entry)?;
+        Some(RowReport { line, outcome, id })
     }
 }
 
@@ -302,40 +351,39 @@ async fn send_row(ctx: &Ctx<'_>, row: &Prepared) -> Option<Sent> {
     let prior = lock(&ctx.journal).get(line).cloned();
     if let (Some(kind), Some(prior)) = (ctx.kind, prior) {
         match find(ctx, kind, row, prior.request_id.as_deref()).await {
-            Ok(Some(id)) => return ctx.end(line, Outcome::Existing, Some(id)),
+            Ok(Some(id)) => return ctx.end(line, Outcome::Existing, Some(id)).await,
             Ok(None) => {}
-            Err(e) => return ctx.end(line, failed(e), None),
+            Err(e) => return ctx.end(line, failed(e), None).await,
         }
     }
-    if !ctx.record(Entry::new(step(line), StepState::Started)) {
+    if !ctx.record(Entry::new(step(line), StepState::Started)).await {
         return None;
     }
     let op = ctx.batch.op;
     let req = match described::request(ctx.client, op.table, op.route, &row.arguments) {
         Ok(r) => r,
-        Err(e) => return ctx.end(line, failed(e), None),
+        Err(e) => return ctx.end(line, failed(e), None).await,
     };
     if let (true, Some(activity)) = (op.route.asynchronous, op.activity) {
         let accepted = match req.send_accepted::<Value, Value>(activity).await {
             Ok(a) => a,
-            Err(e) => return ctx.end(line, failed(e), None),
+            Err(e) => return ctx.end(line, failed(e), None).await,
         };
         let created_id = accepted.created_id().map(str::to_owned);
         let Some(request_id) = accepted.request_id().map(str::to_owned) else {
-            return ctx.end(line, Outcome::Done, created_id);
+            return ctx.end(line, Outcome::Done, created_id).await;
         };
         let entry = Entry {
             request_id: Some(request_id.clone()),
             ..Entry::new(step(line), StepState::Accepted)
         };
-        return ctx.record(entry).then(|| {
-            Sent::Accepted(Accepted {
-                line,
-                request_id,
-                tenant: accepted.tenant().map(str::to_owned),
-                created_id,
-            })
-        });
+        let tenant = accepted.tenant().map(str::to_owned);
+        return ctx.record(entry).await.then_some(Sent::Accepted(Accepted {
+            line,
+            request_id,
+            tenant,
+            created_id,
+        }));
     }
     match req.send_raw().await {
         Ok(raw) => {
@@ -344,9 +392,9 @@ async fn send_row(ctx: &Ctx<'_>, row: &Prepared) -> Option<Sent> {
                 .get("id")
                 .or_else(|| answer.pointer("/response/id"))
                 .and_then(id_text);
-            ctx.end(line, Outcome::Done, id)
+            ctx.end(line, Outcome::Done, id).await
         }
-        Err(e) => ctx.end(line, failed(e), None),
+        Err(e) => ctx.end(line, failed(e), None).await,
     }
 }
 
@@ -412,9 +460,11 @@ async fn wait_group(ctx: &Ctx<'_>, group: Vec<Accepted>) {
             if let Some((_, e)) = bad.into_iter().next() {
                 // A tenant id the runtime refuses: every row of the group ends with it.
                 let e = e.to_string();
-                for a in group {
-                    let _ = ctx.end(a.line, failed(&e), None).map(|s| ctx.ended(s));
-                }
+                let ended: Vec<RowReport> = group
+                    .into_iter()
+                    .filter_map(|a| ctx.finish(a.line, failed(&e), None))
+                    .collect();
+                ctx.sync_and_report(ended).await;
                 return;
             }
             internal::wait_all::<Value>(ctx.client, query, pending, &ctx.options.wait)
@@ -423,6 +473,7 @@ async fn wait_group(ctx: &Ctx<'_>, group: Vec<Accepted>) {
         }
         None => one_by_one(ctx, &group).await,
     };
+    let mut ended = Vec::new();
     for (a, result) in group.into_iter().zip(results) {
         let outcome = match result {
             Ok(_) => Outcome::Done,
@@ -438,16 +489,17 @@ async fn wait_group(ctx: &Ctx<'_>, group: Vec<Accepted>) {
             }
             Err(e) => failed(e),
         };
-        if let Some(s) = ctx.end(a.line, outcome, a.created_id) {
-            ctx.ended(s);
-        }
+        ended.extend(ctx.finish(a.line, outcome, a.created_id));
     }
+    ctx.sync_and_report(ended).await;
 }
 
 impl Ctx<'_> {
-    fn ended(&self, sent: Sent) {
-        if let Sent::Ended(r) = sent {
-            self.report(r);
+    /// One sync for the ends of a bulk wait, then their reports.
+    async fn sync_and_report(&self, ended: Vec<RowReport>) {
+        let upto = lock(&self.journal).appended();
+        if self.sync(upto).await {
+            ended.into_iter().for_each(|r| self.report(r));
         }
     }
 }
