@@ -219,13 +219,16 @@ fn list_aps(root: &Path, sim_bin: &Path, ruckus: &Path, count: usize) -> Result<
     result
 }
 
+/// The variables that point `ruckus` at a simulator.
+pub(super) type SimEnv = [(&'static str, String); 4];
+
 /// The simulator's binary started with `args`, and the environment that points `ruckus` at
 /// it (its default credentials and tenant).
 pub(super) fn start_sim(
     root: &Path,
     sim_bin: &Path,
     args: &[&str],
-) -> Result<(Child, [(&'static str, String); 4]), String> {
+) -> Result<(Child, SimEnv), String> {
     let mut sim = Command::new(sim_bin)
         .args(args)
         .current_dir(root)
