@@ -28,6 +28,7 @@ fn client(sim: &Simulator) -> Client {
 fn options() -> Options<'static> {
     Options {
         wait: WaitOptions::default().initial_interval(Duration::from_millis(50)),
+        settle: Duration::from_millis(50),
         ..Options::default()
     }
 }
@@ -202,23 +203,44 @@ async fn a_resume_finds_the_creates_a_killed_run_sent() {
     journal
         .record(Entry::new(step(rows[3].line), StepState::Started))
         .unwrap();
-    drop(journal);
-    let mut journal = Journal::resume(&path, batch.key()).unwrap();
-    let summary = batch
-        .run(&client, &mut journal, &options(), &|_| {})
-        .await
+    // Row 6 was sent, but its object appears only later (the service makes it when the
+    // write's activity ends, and the killed run had not recorded the request id).
+    journal
+        .record(Entry::new(step(rows[4].line), StepState::Started))
         .unwrap();
-    assert_eq!(
-        (
-            summary.skipped,
-            summary.existing,
-            summary.done,
-            summary.failed
-        ),
-        (2, 1, 4, 0),
-        "{summary:?}"
+    drop(journal);
+    let late = async {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let venue = serde_json::json!({"id": "late-1", "name": "Site 004",
+            "address": {"city": "Paris", "country": "France"}});
+        sim.insert(&sim.tenant_id(), "/venues", venue).unwrap();
+    };
+    let mut journal = Journal::resume(&path, batch.key()).unwrap();
+    let options = Options {
+        settle: Duration::from_secs(1),
+        ..options()
+    };
+    let (summary, ()) = tokio::join!(batch.run(&client, &mut journal, &options, &|_| {}), late);
+    let summary = summary.unwrap();
+    let counts = (
+        summary.skipped,
+        summary.existing,
+        summary.done,
+        summary.failed,
     );
+    assert_eq!(counts, (2, 2, 4, 0), "{summary:?}");
     assert_eq!(summary.rows[2].outcome, Outcome::Existing);
+    assert_eq!(
+        summary.rows[3].outcome,
+        Outcome::Done,
+        "started, never sent"
+    );
+    assert_eq!(
+        summary.rows[4].outcome,
+        Outcome::Existing,
+        "found on the second look"
+    );
+    assert_eq!(summary.rows[4].id.as_deref(), Some("late-1"));
     let want: Vec<String> = (0..6).map(|i| format!("Site {i:03}")).collect();
     assert_eq!(names(&sim), want, "no duplicate, none missing");
     let again = Journal::resume(&path, batch.key()).unwrap();

@@ -41,6 +41,11 @@ pub struct Options<'a> {
     /// The resource layer whose identities find a create sent by a killed run (default: the
     /// compiled-in catalog's).
     pub resources: Option<&'a Resources>,
+    /// On a resume, how long a create that an earlier run started (and may have sent, its
+    /// acceptance unrecorded) is given to appear before it is looked up a second time and then
+    /// sent (default 5 s): the service makes the object when the write's activity ends, and
+    /// that activity's request id is unknown.
+    pub settle: Duration,
 }
 
 impl Default for Options<'_> {
@@ -50,6 +55,7 @@ impl Default for Options<'_> {
             waves: None,
             wait: WaitOptions::default().initial_interval(Duration::from_millis(250)),
             resources: None,
+            settle: Duration::from_secs(5),
         }
     }
 }
@@ -350,7 +356,13 @@ async fn send_row(ctx: &Ctx<'_>, row: &Prepared) -> Option<Sent> {
     let line = row.line;
     let prior = lock(&ctx.journal).get(line).cloned();
     if let (Some(kind), Some(prior)) = (ctx.kind, prior) {
-        match find(ctx, kind, row, prior.request_id.as_deref()).await {
+        let mut found = find(ctx, kind, row, prior.request_id.as_deref()).await;
+        let unknown = prior.state == StepState::Started && prior.request_id.is_none();
+        if unknown && matches!(found, Ok(None)) {
+            tokio::time::sleep(ctx.options.settle).await;
+            found = find(ctx, kind, row, None).await;
+        }
+        match found {
             Ok(Some(id)) => return ctx.end(line, Outcome::Existing, Some(id)).await,
             Ok(None) => {}
             Err(e) => return ctx.end(line, failed(e), None).await,
