@@ -85,6 +85,7 @@ pub(crate) fn flags(op: Op) -> Vec<Flag> {
             ]
             .map(String::from),
         )
+        .chain(crate::batch::NAMES.map(String::from))
         .collect();
     let mut out = Vec::new();
     let r = op.route;

@@ -8,6 +8,7 @@
 //! (`docs/src/performance.md`).
 
 #![warn(missing_docs, unreachable_pub)]
+mod batch;
 mod body;
 mod call;
 mod colour;

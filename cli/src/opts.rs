@@ -40,7 +40,7 @@ pub(crate) fn globals() -> Vec<Arg> {
         value("tenant", "Act for this delegated (customer) tenant"),
         value("tenants", "Run the command for each of these customer tenants (comma-separated)"),
         flag("all-customers", "Run the command for every customer of the MSP account"),
-        value("concurrency", "Customers worked on at once with --tenants/--all-customers (default 8)")
+        value("concurrency", "Customers worked on at once with --tenants/--all-customers, rows with --each (default 8)")
             .value_parser(clap::value_parser!(usize)),
         value("profile", "Named profile of the config file (default: `default`)").env("RUCKUS_PROFILE"),
         value("region", "Region: na, eu or asia (overrides the profile)"),

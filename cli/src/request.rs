@@ -99,6 +99,7 @@ pub(crate) fn read(op: Op, m: &ArgMatches, opts: &Opts) -> Result<Call, Failure>
             path.iter()
                 .find(|(w, _)| w == &p.name)
                 .map(|(_, v)| v.clone())
+                .or_else(|| crate::batch::placeholder(m, &p.name))
         })
         .collect();
     let version = version_index(op, opts.version_media.as_deref())?;

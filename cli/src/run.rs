@@ -117,6 +117,9 @@ fn rewrite_alias(args: &mut Vec<String>, area_at: usize) -> Result<(), Failure> 
 }
 
 async fn operation(op: Op, m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
+    if let Some(file) = crate::batch::requested(m) {
+        return crate::batch::run(op, m, opts, &file).await;
+    }
     if on(m, tree::SKELETON) {
         let variant = crate::body::union(op).and_then(|u| {
             m.try_get_one::<String>(&format!("body:{}", u.property))
@@ -190,7 +193,7 @@ fn on(m: &ArgMatches, id: &str) -> bool {
 
 /// The client of a dry run: the real settings when there are some (for the URL), else the
 /// region's defaults with placeholder credentials; nothing is sent either way.
-async fn dry_connection(opts: &Opts) -> Result<Connection, Failure> {
+pub(crate) async fn dry_connection(opts: &Opts) -> Result<Connection, Failure> {
     match connect::connect(opts).await {
         Ok(c) => Ok(c),
         Err(_) => {

@@ -99,7 +99,7 @@ pub(crate) fn op_command(op: Op) -> Command {
                 .help("Send exactly the body given (without it, the object is read and the fields given are changed)"),
         );
     }
-    cmd
+    cmd.args(crate::batch::args())
 }
 
 /// The flag that prints a body to fill in.
@@ -118,7 +118,10 @@ fn flag_args(flag: &Flag) -> Vec<Arg> {
         arg = arg.value_parser(flag.choices.clone());
     }
     if !flag.positional {
-        return vec![arg.required(flag.required)];
+        if flag.required {
+            arg = arg.required_unless_present(crate::batch::EACH);
+        }
+        return vec![arg];
     }
     let position = fields::positional_id(flag);
     let mut positional = Arg::new(position.clone())
@@ -127,7 +130,8 @@ fn flag_args(flag: &Flag) -> Vec<Arg> {
         .help(format!("Same as --{}", flag.long))
         .conflicts_with(flag.id.clone());
     if flag.required {
-        positional = positional.required_unless_present(flag.id.clone());
+        positional = positional
+            .required_unless_present_any([flag.id.clone(), crate::batch::EACH.to_owned()]);
     }
     vec![arg, positional]
 }

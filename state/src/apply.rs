@@ -255,10 +255,9 @@ impl Ctx<'_, '_> {
         request_id: Option<String>,
     ) -> Result<(), Error> {
         self.journal.record(Entry {
-            step: key.to_owned(),
-            state,
             id,
             request_id,
+            ..Entry::new(key, state)
         })
     }
 
@@ -370,6 +369,19 @@ async fn change(
     }
     ctx.record(key, StepState::Done, None, None)?;
     Ok((Outcome::Done, None))
+}
+
+/// The id of the live object of `kind` that `doc` names by its identity fields, under the
+/// parent whose id `params` gives (its `parent_param`); `None` when there is none, or when the
+/// kind has no list operation. A caller that sent a create without an idempotency key (RUCKUS
+/// takes none) asks this before sending it again.
+pub async fn find_existing(
+    conn: &Connection<'_>,
+    kind: &ResourceKind,
+    doc: &Value,
+    params: &std::collections::BTreeMap<String, String>,
+) -> Result<Option<String>, Error> {
+    find(conn, kind, doc, params).await
 }
 
 /// The id of the live object the desired `doc` describes, found by its identity under the

@@ -3,6 +3,11 @@
 //! written and synced to disk before the engine goes on. A resumed apply skips the steps
 //! that are done and, for a create that was started, waits for its activity and looks the
 //! object up by its identity before sending it again.
+//!
+//! A journal may start with a header line (a JSON object that is not an entry) naming what it
+//! was written for; [`Journal::create_with_header`] writes it and [`Journal::header`] reads it
+//! back, so that a resume can refuse a journal of other work (a batch run keys it by its
+//! operation and input file).
 
 use crate::error::Error;
 use serde::{Deserialize, Serialize};
@@ -21,6 +26,8 @@ pub enum StepState {
     Accepted,
     /// Finished.
     Done,
+    /// Ended with an error (a batch row the service refused); tried again on a resume.
+    Failed,
 }
 
 /// One line of the journal.
@@ -36,6 +43,22 @@ pub struct Entry {
     /// The activity's request id (`accepted`).
     #[serde(default, skip_serializing_if = "Option::is_none", rename = "requestId")]
     pub request_id: Option<String>,
+    /// Why the step failed (`failed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl Entry {
+    /// An entry of `step` in `state`, with no id, request id or error.
+    pub fn new(step: impl Into<String>, state: StepState) -> Entry {
+        Entry {
+            step: step.into(),
+            state,
+            id: None,
+            request_id: None,
+            error: None,
+        }
+    }
 }
 
 /// A journal: in memory only, or kept in a file.
@@ -60,6 +83,41 @@ impl Journal {
             file: Some(file),
             last: HashMap::new(),
         })
+    }
+
+    /// A new journal at `path` (an existing file is replaced) whose first line is `header`,
+    /// synced to disk before it returns.
+    pub fn create_with_header(path: &Path, header: &serde_json::Value) -> Result<Journal, Error> {
+        let mut journal = Journal::create(path)?;
+        if let (Some(file), Some(path)) = (&mut journal.file, &journal.path) {
+            let mut line = header.to_string();
+            line.push('\n');
+            file.write_all(line.as_bytes())
+                .and_then(|()| file.sync_data())
+                .map_err(|e| Error::io(path, e))?;
+        }
+        Ok(journal)
+    }
+
+    /// The header line of the journal at `path` (see [`Journal::create_with_header`]): its
+    /// first line when that is a JSON object and not an entry; `None` for an absent or empty
+    /// file or a journal without one.
+    pub fn header(path: &Path) -> Result<Option<serde_json::Value>, Error> {
+        let file = match File::open(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Error::io(path, e)),
+        };
+        let mut first = String::new();
+        BufReader::new(file)
+            .read_line(&mut first)
+            .map_err(|e| Error::io(path, e))?;
+        if serde_json::from_str::<Entry>(&first).is_ok() {
+            return Ok(None);
+        }
+        Ok(serde_json::from_str::<serde_json::Value>(&first)
+            .ok()
+            .filter(serde_json::Value::is_object))
     }
 
     /// The journal at `path`, read for a resume (an absent file is an empty journal); new
@@ -104,16 +162,35 @@ impl Journal {
 
     /// Records `entry`: appended and synced to disk before it returns.
     pub fn record(&mut self, entry: Entry) -> Result<(), Error> {
+        self.append(entry)?;
+        if let (Some(file), Some(path)) = (&self.file, &self.path) {
+            file.sync_data().map_err(|e| Error::io(path, e))?;
+        }
+        Ok(())
+    }
+
+    /// Appends `entry` without syncing it: it is durable once the file is synced (by a later
+    /// [`Journal::record`], or through [`Journal::sync_handle`]). Many entries synced at once
+    /// cost one sync (a batch run's rows running together).
+    pub fn append(&mut self, entry: Entry) -> Result<(), Error> {
         if let (Some(file), Some(path)) = (&mut self.file, &self.path) {
             let mut line =
                 serde_json::to_string(&entry).map_err(|e| Error::Journal(e.to_string()))?;
             line.push('\n');
             file.write_all(line.as_bytes())
-                .and_then(|()| file.sync_data())
                 .map_err(|e| Error::io(path, e))?;
         }
         self.last.insert(entry.step.clone(), entry);
         Ok(())
+    }
+
+    /// A handle on the journal's file that syncs what was appended, from any thread (`None`
+    /// for a journal in memory).
+    pub fn sync_handle(&self) -> Result<Option<File>, Error> {
+        match (&self.file, &self.path) {
+            (Some(file), Some(path)) => file.try_clone().map(Some).map_err(|e| Error::io(path, e)),
+            _ => Ok(None),
+        }
     }
 }
 
@@ -135,13 +212,8 @@ mod tests {
             j.get("create venue A").map(|e| e.state),
             Some(StepState::Done)
         );
-        j.record(Entry {
-            step: "create venue B".into(),
-            state: StepState::Started,
-            id: None,
-            request_id: None,
-        })
-        .unwrap();
+        j.record(Entry::new("create venue B", StepState::Started))
+            .unwrap();
         let j = Journal::resume(&path).unwrap();
         assert_eq!(
             j.get("create venue B").map(|e| e.state),
@@ -151,5 +223,24 @@ mod tests {
             j.get("create venue A").and_then(|e| e.id.as_deref()),
             Some("1")
         );
+    }
+
+    #[test]
+    fn a_header_is_read_back_and_is_not_an_entry() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j");
+        let header = serde_json::json!({"batch": {"operation": "network create_venue"}});
+        let mut j = Journal::create_with_header(&path, &header).unwrap();
+        j.record(Entry::new("row 2", StepState::Failed)).unwrap();
+        assert_eq!(Journal::header(&path).unwrap(), Some(header));
+        let j = Journal::resume(&path).unwrap();
+        assert_eq!(j.get("row 2").map(|e| e.state), Some(StepState::Failed));
+        let plain = dir.path().join("plain");
+        Journal::create(&plain)
+            .unwrap()
+            .record(Entry::new("row 2", StepState::Done))
+            .unwrap();
+        assert_eq!(Journal::header(&plain).unwrap(), None);
+        assert_eq!(Journal::header(&dir.path().join("absent")).unwrap(), None);
     }
 }

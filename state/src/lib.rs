@@ -51,7 +51,7 @@ mod read;
 mod scope;
 mod simulate;
 
-pub use apply::{ApplyOptions, Outcome, Report, StepReport, apply};
+pub use apply::{ApplyOptions, Outcome, Report, StepReport, apply, find_existing};
 pub use connection::Connection;
 pub use error::Error;
 pub use fields::{Env, placeholder, secret_variable};

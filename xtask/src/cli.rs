@@ -226,10 +226,12 @@ pub enum Part {
     Cli,
     /// Desired state: export and plan of a large tenant against the rate-limited simulator.
     State,
+    /// Batch runs: 1,000 creates from a CSV against the rate-limited simulator, the journal's cost.
+    Batch,
 }
 
 impl Part {
-    pub const ALL: [Part; 9] = [
+    pub const ALL: [Part; 10] = [
         Part::Generator,
         Part::Runtime,
         Part::Paging,
@@ -239,6 +241,7 @@ impl Part {
         Part::Mcp,
         Part::Cli,
         Part::State,
+        Part::Batch,
     ];
 
     /// The name on the command line (and of the benchmark binary's part).
@@ -253,6 +256,7 @@ impl Part {
             Part::Mcp => "mcp",
             Part::Cli => "cli",
             Part::State => "state",
+            Part::Batch => "batch",
         }
     }
 }

@@ -25,6 +25,7 @@ const DIRS: &[&str] = &[
     "cli/src",
     "profiles/src",
     "state/src",
+    "workflows/src",
     "tests/src",
     "benches/src",
     "benches/stats/src",

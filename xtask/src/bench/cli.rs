@@ -182,25 +182,27 @@ fn target(times: &[Duration], limit_ms: f64) -> String {
     verdict(median < limit_ms, &format!("< {limit_ms} ms"))
 }
 
-fn target_dir(root: &Path) -> PathBuf {
+pub(super) fn target_dir(root: &Path) -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from)
 }
 
-/// Builds both binaries, then (in release mode) rebuilds the command line's crate alone (its
-/// sources touched) and returns that build's wall time in seconds.
-fn build(root: &Path, release: bool) -> Result<Option<f64>, String> {
+fn cargo(root: &Path, release: bool, args: &[&str]) -> Result<bool, String> {
     let profile: &[&str] = if release { &["--release"] } else { &[] };
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = |args: &[&str]| {
-        Command::new(&cargo)
-            .args(args)
-            .args(profile)
-            .current_dir(root)
-            .status()
-            .map_err(|e| format!("cannot run cargo: {e}"))
-    };
-    eprintln!("cli: building `ruckus` and `ruckus-one-sim`");
-    if !status(&[
+    Command::new(&cargo)
+        .args(args)
+        .args(profile)
+        .current_dir(root)
+        .status()
+        .map(|s| s.success())
+        .map_err(|e| format!("cannot run cargo: {e}"))
+}
+
+/// Builds `ruckus` and the simulator's binary (release, or the dev profile); returns their
+/// directory.
+pub(super) fn build_bins(root: &Path, release: bool) -> Result<PathBuf, String> {
+    eprintln!("building `ruckus` and `ruckus-one-sim`");
+    let args = [
         "build",
         "--quiet",
         "-p",
@@ -208,11 +210,18 @@ fn build(root: &Path, release: bool) -> Result<Option<f64>, String> {
         "-p",
         "ruckus-one-sim",
         "--bins",
-    ])?
-    .success()
-    {
+    ];
+    if !cargo(root, release, &args)? {
         return Err("the build failed".into());
     }
+    Ok(target_dir(root).join(if release { "release" } else { "debug" }))
+}
+
+/// Builds both binaries, then (in release mode) rebuilds the command line's crate alone (its
+/// sources touched) and returns that build's wall time in seconds.
+fn build(root: &Path, release: bool) -> Result<Option<f64>, String> {
+    build_bins(root, release)?;
+    let status = |args: &[&str]| cargo(root, release, args);
     if !release {
         return Ok(None);
     }
@@ -220,7 +229,7 @@ fn build(root: &Path, release: bool) -> Result<Option<f64>, String> {
     let text = std::fs::read(&main).map_err(|e| e.to_string())?;
     std::fs::write(&main, text).map_err(|e| e.to_string())?;
     let t0 = Instant::now();
-    if !status(&["build", "--quiet", "-p", "ruckus-one-cli", "--bins"])?.success() {
+    if !status(&["build", "--quiet", "-p", "ruckus-one-cli", "--bins"])? {
         return Err("the rebuild failed".into());
     }
     Ok(Some(t0.elapsed().as_secs_f64()))
@@ -249,7 +258,7 @@ fn first_byte_times(bin: &Path, args: &[&str], runs: usize) -> Result<Vec<Durati
     Ok(times)
 }
 
-fn spawn(bin: &Path, args: &[&str], env: &[(&str, String)]) -> Result<Child, String> {
+pub(super) fn spawn(bin: &Path, args: &[&str], env: &[(&str, String)]) -> Result<Child, String> {
     Command::new(bin)
         .args(args)
         .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
@@ -279,8 +288,25 @@ fn list_aps(root: &Path, sim_bin: &Path, ruckus: &Path, count: usize) -> Result<
     );
     std::fs::write(&seed, text).map_err(|e| e.to_string())?;
     let seed_arg = seed.display().to_string();
+    let (mut sim, env) = start_sim(root, sim_bin, &["--seed", &seed_arg, "--no-rate-limits"])?;
+    let result = measure_listing(ruckus, &env, count);
+    let _ = sim.kill();
+    let _ = sim.wait();
+    result
+}
+
+/// The variables that point `ruckus` at a simulator.
+pub(super) type SimEnv = [(&'static str, String); 4];
+
+/// The simulator's binary started with `args`, and the environment that points `ruckus` at
+/// it (its default credentials and tenant).
+pub(super) fn start_sim(
+    root: &Path,
+    sim_bin: &Path,
+    args: &[&str],
+) -> Result<(Child, SimEnv), String> {
     let mut sim = Command::new(sim_bin)
-        .args(["--seed", &seed_arg, "--no-rate-limits"])
+        .args(args)
         .current_dir(root)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -301,10 +327,7 @@ fn list_aps(root: &Path, sim_bin: &Path, ruckus: &Path, count: usize) -> Result<
         ("RUCKUS_TENANT_ID", "sim-tenant".to_owned()),
         ("RUCKUS_BASE_URL", base),
     ];
-    let result = measure_listing(ruckus, &env, count);
-    let _ = sim.kill();
-    let _ = sim.wait();
-    result
+    Ok((sim, env))
 }
 
 fn measure_listing(ruckus: &Path, env: &[(&str, String)], count: usize) -> Result<Listing, String> {

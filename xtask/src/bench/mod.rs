@@ -1,4 +1,4 @@
-//! `cargo xtask bench [generator] [runtime] [paging] [msp] [compile] [sim] [mcp] [cli] [state] [--quick] [--runs N] [--full] [--redis]`:
+//! `cargo xtask bench [generator] [runtime] [paging] [msp] [compile] [sim] [mcp] [cli] [state] [batch] [--quick] [--runs N] [--full] [--redis]`:
 //! performance figures as one Markdown table (median, min and max of several runs, with the
 //! targets of issue 12 and whether they are met). Without a name, every part runs.
 //!
@@ -17,6 +17,9 @@
 //!   answer (target < 50 ms) and 100 started at once.
 //! - `mcp`: start-up of `ruckus-mcp --local` to its `initialize` answer (target < 100 ms) and
 //!   the size of its tool list in characters and characters / 4 (target < 2,000).
+//! - `batch`: `ruckus venues create --each` over 1,000 rows against the simulator with its
+//!   published limits on: wall time against the least the limits allow, rows left failed by
+//!   a 429, the journal's cost per row (see `batch.rs`).
 //! - `state`: desired state: export and plan of a tenant of 100 venues, 2,000 APs and 500
 //!   networks against the simulator with its rate limits on (calls, wall time, the least time
 //!   the published limits allow, the plan's compute time, peak memory).
@@ -32,6 +35,7 @@
 //! fails (1,000 concurrent first calls must make exactly one token request), never on a missed
 //! target.
 
+mod batch;
 pub mod build;
 mod cli;
 mod compile;
@@ -97,6 +101,11 @@ pub fn run(root: &Path, args: &BenchArgs) -> Result<(), String> {
     if parts.contains(&Part::Cli) {
         if let Err(e) = cli::run(root, args, &mut rows) {
             failure.get_or_insert(format!("cli: {e}"));
+        }
+    }
+    if parts.contains(&Part::Batch) {
+        if let Err(e) = batch::run(root, args, &mut rows) {
+            failure.get_or_insert(format!("batch: {e}"));
         }
     }
     table::print(args.quick, &rows);
