@@ -19,12 +19,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The packages published to crates.io.
-pub const PACKAGES: [&str; 8] = [
+pub const PACKAGES: [&str; 9] = [
     "ruckus-one-runtime",
     "ruckus-one",
     "ruckus-one-catalog",
     "ruckus-one-sim",
     "ruckus-one-state",
+    "ruckus-one-workflows",
     "ruckus-one-profiles",
     "ruckus-one-mcp",
     "ruckus-one-cli",
