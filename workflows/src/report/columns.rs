@@ -41,7 +41,10 @@ pub(crate) const SWITCH: &[Column] = &[
 
 /// The client report's columns (`query_venue_ap_clients`).
 pub(crate) const CLIENT: &[Column] = &[
-    col("venue", &["/venueInformation/name", "/venueName", "/venueId"]),
+    col(
+        "venue",
+        &["/venueInformation/name", "/venueName", "/venueId"],
+    ),
     col(
         "ap",
         &[

@@ -151,7 +151,10 @@ async fn one_tenant(
     tenant: Option<&str>,
     sink: &mut dyn Sink,
 ) -> Result<u64, Error> {
-    let lead: Vec<Cell> = tenant.map(|t| Cell::Text(t.to_owned())).into_iter().collect();
+    let lead: Vec<Cell> = tenant
+        .map(|t| Cell::Text(t.to_owned()))
+        .into_iter()
+        .collect();
     match report {
         Report::Inventory => {
             let aps = devices(client, tenant, &lead, Device::Ap, sink).await?;

@@ -34,8 +34,8 @@ pub(crate) async fn each_row(
     mut each: impl FnMut(Value) -> Result<(), Error>,
 ) -> Result<u64, Error> {
     let (table, route) = route(op)?;
-    let paging = described::paging(route)
-        .ok_or_else(|| Error::Catalog(format!("`{op}` is not paged")))?;
+    let paging =
+        described::paging(route).ok_or_else(|| Error::Catalog(format!("`{op}` is not paged")))?;
     let args = Arguments {
         body: Some(json!({ "pageSize": PAGE_SIZE })),
         tenant: tenant.map(str::to_owned),

@@ -4,7 +4,7 @@
 
 use super::Error;
 use rust_xlsxwriter::{Workbook, Worksheet};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -96,20 +96,22 @@ impl<W: Write> Sink for JsonSink<W> {
     }
 
     fn row(&mut self, cells: &[Cell]) -> Result<(), Error> {
-        let object: Map<String, Value> = self
-            .columns
-            .iter()
-            .zip(cells)
-            .map(|(name, cell)| {
-                let value = match cell {
-                    Cell::Text(t) => Value::String(t.clone()),
-                    Cell::Count(n) => Value::from(*n),
-                };
-                (name.clone(), value)
-            })
-            .collect();
+        // Written field by field, so that the keys keep the columns' order.
+        let mut line = String::from("{");
+        for (i, (name, cell)) in self.columns.iter().zip(cells).enumerate() {
+            let value = match cell {
+                Cell::Text(t) => Value::String(t.clone()),
+                Cell::Count(n) => Value::from(*n),
+            };
+            if i > 0 {
+                line.push(',');
+            }
+            line.push_str(&Value::String(name.clone()).to_string());
+            line.push(':');
+            line.push_str(&value.to_string());
+        }
+        line.push('}');
         let lead = if self.rows == 0 { "[\n  " } else { ",\n  " };
-        let line = serde_json::to_string(&object).map_err(Error::write)?;
         self.rows += 1;
         write!(self.out, "{lead}{line}")
             .and_then(|()| self.out.flush())

@@ -93,7 +93,11 @@ pub(super) async fn read(conn: &Connection<'_>, old: &str, new: &str) -> Result<
     let row = conn
         .first_row("query_venue_aps", filters.clone())
         .await?
-        .filter(|r| r.get("serialNumber").and_then(Value::as_str) == Some(old))
+        .filter(|r| {
+            ["serialNumber", "id"]
+                .iter()
+                .any(|f| text(r, f).as_deref() == Some(old))
+        })
         .ok_or_else(|| Error::NotFound(old.to_owned()))?;
     let venue_id = text(&row, "venueId")
         .ok_or_else(|| Error::Answer(format!("the row of AP {old} names no venue")))?;
@@ -101,7 +105,11 @@ pub(super) async fn read(conn: &Connection<'_>, old: &str, new: &str) -> Result<
         .read("get_venue_ap", &[&venue_id, old])
         .await?
         .ok_or_else(|| Error::NotFound(old.to_owned()))?;
-    if conn.read("get_venue_ap", &[&venue_id, new]).await?.is_some() {
+    if conn
+        .read("get_venue_ap", &[&venue_id, new])
+        .await?
+        .is_some()
+    {
         return Err(Error::Refused(format!("{new} is already in the venue")));
     }
     let identity = IDENTITY_FIELDS
@@ -109,13 +117,11 @@ pub(super) async fn read(conn: &Connection<'_>, old: &str, new: &str) -> Result<
         .filter_map(|f| Some(((*f).to_owned(), ap.get(*f)?.clone())))
         .filter(|(_, v)| !v.is_null())
         .collect();
-    let position = row
-        .get("floorPosition")
-        .and_then(|p| {
-            let floorplan_id = text(p, "floorplanId")?;
-            let at = json!({"xPercent": p.get("xPercent")?, "yPercent": p.get("yPercent")?});
-            Some(Position { floorplan_id, at })
-        });
+    let position = row.get("floorPosition").and_then(|p| {
+        let floorplan_id = text(p, "floorplanId")?;
+        let at = json!({"xPercent": p.get("xPercent")?, "yPercent": p.get("yPercent")?});
+        Some(Position { floorplan_id, at })
+    });
     let mut settings = Vec::new();
     for (name, read, update) in per_ap_settings(conn) {
         let Some(body) = conn.read(&read, &[&venue_id, old]).await? else {
@@ -173,9 +179,13 @@ mod tests {
 
     #[test]
     fn a_setting_is_the_aps_own_only_when_it_says_so() {
-        assert!(overrides(&json!({"ledEnabled": false, "useVenueSettings": false})));
+        assert!(overrides(
+            &json!({"ledEnabled": false, "useVenueSettings": false})
+        ));
         assert!(overrides(&json!({"useVenueOrApGroupSettings": false})));
-        assert!(!overrides(&json!({"ledEnabled": true, "useVenueSettings": true})));
+        assert!(!overrides(
+            &json!({"ledEnabled": true, "useVenueSettings": true})
+        ));
         assert!(!overrides(&json!({"meshMode": "AUTO"})));
     }
 
@@ -193,7 +203,10 @@ mod tests {
         let names: Vec<String> = per_ap_settings(&conn).into_iter().map(|s| s.0).collect();
         assert!(names.contains(&"ledSettings".to_owned()), "{names:?}");
         assert!(names.contains(&"radioSettings".to_owned()), "{names:?}");
-        assert!(!names.contains(&"capabilities".to_owned()), "read-only: {names:?}");
+        assert!(
+            !names.contains(&"capabilities".to_owned()),
+            "read-only: {names:?}"
+        );
     }
 
     use ruckus_one_catalog::Catalog;

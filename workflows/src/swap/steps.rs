@@ -125,7 +125,10 @@ mod tests {
             ]
         );
         let add = &steps(&snapshot(), false)[0];
-        assert_eq!(add.body, Some(json!({"name": "Hall", "serialNumber": "222"})));
+        assert_eq!(
+            add.body,
+            Some(json!({"name": "Hall", "serialNumber": "222"}))
+        );
     }
 
     #[test]
