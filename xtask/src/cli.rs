@@ -226,10 +226,12 @@ pub enum Part {
     Cli,
     /// Desired state: export and plan of a large tenant against the rate-limited simulator.
     State,
+    /// `ruckus report inventory` over 10,000 APs: time to the first row, peak memory.
+    Report,
 }
 
 impl Part {
-    pub const ALL: [Part; 9] = [
+    pub const ALL: [Part; 10] = [
         Part::Generator,
         Part::Runtime,
         Part::Paging,
@@ -239,6 +241,7 @@ impl Part {
         Part::Mcp,
         Part::Cli,
         Part::State,
+        Part::Report,
     ];
 
     /// The name on the command line (and of the benchmark binary's part).
@@ -253,6 +256,7 @@ impl Part {
             Part::Mcp => "mcp",
             Part::Cli => "cli",
             Part::State => "state",
+            Part::Report => "report",
         }
     }
 }
