@@ -25,9 +25,9 @@ pub(crate) fn globals() -> Vec<Arg> {
             .help_heading(GLOBAL)
     };
     vec![
-        value("output", "Output format: table (default on a terminal), json (default otherwise), yaml, jsonl, csv")
+        value("output", "Output format: table (default on a terminal), json (default otherwise), yaml, jsonl, csv; xlsx for `report`")
             .short('o')
-            .value_parser(["table", "json", "yaml", "jsonl", "csv"]),
+            .value_parser(["table", "json", "yaml", "jsonl", "csv", "xlsx"]),
         value("columns", "Comma-separated fields shown as columns (table, csv); `a.b` reads nested fields"),
         value("jq", "jq filter applied to each row of a list, else to the answer (results one a line)"),
         flag("all", "Fetch every page of a paged operation (rows stream as they arrive)"),
@@ -85,6 +85,8 @@ pub(crate) enum Format {
     Yaml,
     Jsonl,
     Csv,
+    /// A spreadsheet: `ruckus report` only.
+    Xlsx,
 }
 
 impl Format {
@@ -94,6 +96,7 @@ impl Format {
             "yaml" => Format::Yaml,
             "jsonl" => Format::Jsonl,
             "csv" => Format::Csv,
+            "xlsx" => Format::Xlsx,
             _ => Format::Json,
         }
     }

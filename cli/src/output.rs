@@ -102,7 +102,8 @@ impl Rows {
         self.count += 1;
         let mut out = crate::out::stdout();
         match self.format {
-            Format::Json => {
+            // xlsx is refused before any command but `report` runs.
+            Format::Json | Format::Xlsx => {
                 let sep = if first { "[\n  " } else { ",\n  " };
                 write!(out, "{sep}{row}")?;
             }
@@ -162,7 +163,7 @@ impl Rows {
 pub(crate) fn value(format: Format, v: &Value) -> std::io::Result<()> {
     let mut out = crate::out::stdout();
     match format {
-        Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(v)?),
+        Format::Json | Format::Xlsx => writeln!(out, "{}", serde_json::to_string_pretty(v)?),
         Format::Jsonl => writeln!(out, "{v}"),
         Format::Yaml => out.write_all(
             serde_yaml::to_string(v)

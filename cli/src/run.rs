@@ -34,7 +34,16 @@ pub(crate) fn main(mut args: Vec<String>) -> Result<(), Failure> {
         .enable_all()
         .build()
         .map_err(|e| Failure::other(e.to_string()))?;
-    if let Some(built_in) = words.first().and_then(|w| commands::find(w)) {
+    if opts.format == crate::opts::Format::Xlsx
+        && words.first().map(String::as_str) != Some("report")
+    {
+        return Err(Failure::usage("-o xlsx is for `ruckus report`"));
+    }
+    let in_area = match words.as_slice() {
+        [area, word] => commands::find_in_area(area, word),
+        _ => None,
+    };
+    if let Some(built_in) = words.first().and_then(|w| commands::find(w)).or(in_area) {
         let invocation = commands::Invocation {
             matches: &matches,
             leaf,

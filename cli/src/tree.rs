@@ -34,7 +34,8 @@ pub(crate) fn root(area: Option<&str>) -> Result<Command, crate::exit::Failure> 
             .about(about)
             .subcommand_required(true);
         if area == Some(a.command) {
-            cmd = area_commands(cmd, &ops::area(a.command)?);
+            cmd = area_commands(cmd, &ops::area(a.command)?)
+                .subcommands(crate::commands::area_definitions(a.command));
         }
         root = root.subcommand(cmd);
     }

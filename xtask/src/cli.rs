@@ -228,10 +228,12 @@ pub enum Part {
     State,
     /// Batch runs: 1,000 creates from a CSV against the rate-limited simulator, the journal's cost.
     Batch,
+    /// `ruckus report inventory` over 10,000 APs: time to the first row, peak memory.
+    Report,
 }
 
 impl Part {
-    pub const ALL: [Part; 10] = [
+    pub const ALL: [Part; 11] = [
         Part::Generator,
         Part::Runtime,
         Part::Paging,
@@ -242,6 +244,7 @@ impl Part {
         Part::Cli,
         Part::State,
         Part::Batch,
+        Part::Report,
     ];
 
     /// The name on the command line (and of the benchmark binary's part).
@@ -257,6 +260,7 @@ impl Part {
             Part::Cli => "cli",
             Part::State => "state",
             Part::Batch => "batch",
+            Part::Report => "report",
         }
     }
 }

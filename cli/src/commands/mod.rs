@@ -1,14 +1,17 @@
-//! The commands that are not operations, one file each, listed once in [`ALL`]: the command
-//! tree takes their definitions from it, dispatch their runs, and the full tree (completion,
-//! man page) their names.
+//! The commands that are not operations, one file each, listed once in [`ALL`] (top-level) or
+//! [`IN_AREAS`] (beside an area's operations, `aps swap`): the command tree takes their
+//! definitions from them, dispatch their runs, and the full tree (completion, man page) their
+//! names.
 
 mod activity;
 mod api;
 mod auth;
 pub(crate) mod completion;
 mod man;
+mod report;
 pub(crate) mod schema;
 mod state;
+mod swap;
 mod whoami;
 
 use crate::exit::Failure;
@@ -92,7 +95,39 @@ pub(crate) const ALL: &[BuiltIn] = &[
         command: state::apply_definition,
         run: |i| state::run("apply", i.leaf, i.opts, i.rt),
     },
+    BuiltIn {
+        name: "report",
+        command: report::definition,
+        run: |i| report::run(i.leaf, i.opts, i.rt),
+    },
 ];
+
+/// Built-in commands that live in an area, beside its operations: `(area, command)`.
+pub(crate) const IN_AREAS: &[(&str, BuiltIn)] = &[(
+    swap::AREA,
+    BuiltIn {
+        name: "swap",
+        command: swap::definition,
+        run: |i| swap::run(i.leaf, i.opts, i.rt),
+    },
+)];
+
+/// The built-in command `word` of `area`.
+pub(crate) fn find_in_area(area: &str, word: &str) -> Option<&'static BuiltIn> {
+    IN_AREAS
+        .iter()
+        .find(|(a, b)| *a == area && b.name == word)
+        .map(|(_, b)| b)
+}
+
+/// The definitions of the built-in commands of `area`.
+pub(crate) fn area_definitions(area: &str) -> Vec<Command> {
+    IN_AREAS
+        .iter()
+        .filter(|(a, _)| *a == area)
+        .map(|(_, b)| (b.command)())
+        .collect()
+}
 
 /// The built-in command named `word`.
 pub(crate) fn find(word: &str) -> Option<&'static BuiltIn> {

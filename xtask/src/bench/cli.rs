@@ -51,7 +51,7 @@ pub fn run(root: &Path, options: &BenchArgs, rows: &mut Vec<Row>) -> Result<(), 
         [1_000, 10_000]
     };
     for count in counts {
-        let listing = list_aps(root, &sim, &ruckus, count)?;
+        let listing = list_aps(root, &sim, &ruckus, count, &LIST_APS)?;
         let label = format!("{count} APs with --all");
         rows.push(Row::new(
             "cli",
@@ -168,7 +168,7 @@ fn completion(ruckus: &Path, runs: usize, rows: &mut Vec<Row>) -> Result<(), Str
     Ok(())
 }
 
-fn ms(d: Duration) -> f64 {
+pub(super) fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
@@ -219,7 +219,7 @@ pub(super) fn build_bins(root: &Path, release: bool) -> Result<PathBuf, String> 
 
 /// Builds both binaries, then (in release mode) rebuilds the command line's crate alone (its
 /// sources touched) and returns that build's wall time in seconds.
-fn build(root: &Path, release: bool) -> Result<Option<f64>, String> {
+pub(super) fn build(root: &Path, release: bool) -> Result<Option<f64>, String> {
     build_bins(root, release)?;
     let status = |args: &[&str]| cargo(root, release, args);
     if !release {
@@ -269,14 +269,34 @@ pub(super) fn spawn(bin: &Path, args: &[&str], env: &[(&str, String)]) -> Result
         .map_err(|e| format!("cannot run {}: {e}", bin.display()))
 }
 
-struct Listing {
-    first_row: Duration,
-    total: Duration,
-    peak_kib: u64,
+pub(super) struct Listing {
+    pub(super) first_row: Duration,
+    pub(super) total: Duration,
+    pub(super) peak_kib: u64,
 }
 
-/// Lists `count` APs seeded into a simulator process with `ruckus aps list --all`.
-fn list_aps(root: &Path, sim_bin: &Path, ruckus: &Path, count: usize) -> Result<Listing, String> {
+/// A command that lists the seeded APs, one line each after `headings` lines; or, not `lines`,
+/// writes them in a binary form (XLSX) whose rows are not counted.
+pub(super) struct Lister {
+    pub(super) args: &'static [&'static str],
+    pub(super) headings: usize,
+    pub(super) lines: bool,
+}
+
+const LIST_APS: Lister = Lister {
+    args: &["aps", "list", "--all", "--page-size", "500", "-o", "jsonl"],
+    headings: 0,
+    lines: true,
+};
+
+/// Lists `count` APs seeded into a simulator process with `lister` (`ruckus aps list --all`).
+pub(super) fn list_aps(
+    root: &Path,
+    sim_bin: &Path,
+    ruckus: &Path,
+    count: usize,
+    lister: &Lister,
+) -> Result<Listing, String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let seed = dir.path().join("aps.json");
     let aps: Vec<String> = (0..count)
@@ -289,7 +309,7 @@ fn list_aps(root: &Path, sim_bin: &Path, ruckus: &Path, count: usize) -> Result<
     std::fs::write(&seed, text).map_err(|e| e.to_string())?;
     let seed_arg = seed.display().to_string();
     let (mut sim, env) = start_sim(root, sim_bin, &["--seed", &seed_arg, "--no-rate-limits"])?;
-    let result = measure_listing(ruckus, &env, count);
+    let result = measure_listing(ruckus, &env, count, lister);
     let _ = sim.kill();
     let _ = sim.wait();
     result
@@ -330,10 +350,14 @@ pub(super) fn start_sim(
     Ok((sim, env))
 }
 
-fn measure_listing(ruckus: &Path, env: &[(&str, String)], count: usize) -> Result<Listing, String> {
-    let args = ["aps", "list", "--all", "--page-size", "500", "-o", "jsonl"];
+fn measure_listing(
+    ruckus: &Path,
+    env: &[(&str, String)],
+    count: usize,
+    lister: &Lister,
+) -> Result<Listing, String> {
     let t0 = Instant::now();
-    let mut child = spawn(ruckus, &args, env)?;
+    let mut child = spawn(ruckus, lister.args, env)?;
     let pid = child.id();
     let peak = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
     let watcher = {
@@ -346,7 +370,26 @@ fn measure_listing(ruckus: &Path, env: &[(&str, String)], count: usize) -> Resul
         })
     };
     let mut out = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+    if !lister.lines {
+        let mut bytes = Vec::new();
+        out.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+        let total = t0.elapsed();
+        let status = child.wait().map_err(|e| e.to_string())?;
+        let _ = watcher.join();
+        if !status.success() || bytes.is_empty() {
+            return Err(format!("{:?} over {count} APs: {status}", lister.args));
+        }
+        return Ok(Listing {
+            first_row: total,
+            total,
+            peak_kib: peak.load(std::sync::atomic::Ordering::Relaxed),
+        });
+    }
     let mut line = String::new();
+    for _ in 0..lister.headings {
+        out.read_line(&mut line).map_err(|e| e.to_string())?;
+    }
+    line.clear();
     out.read_line(&mut line).map_err(|e| e.to_string())?;
     let first_row = t0.elapsed();
     let mut rows = usize::from(!line.is_empty());

@@ -1,4 +1,4 @@
-//! `cargo xtask bench [generator] [runtime] [paging] [msp] [compile] [sim] [mcp] [cli] [state] [batch] [--quick] [--runs N] [--full] [--redis]`:
+//! `cargo xtask bench [generator] [runtime] [paging] [msp] [compile] [sim] [mcp] [cli] [state] [batch] [report] [--quick] [--runs N] [--full] [--redis]`:
 //! performance figures as one Markdown table (median, min and max of several runs, with the
 //! targets of issue 12 and whether they are met). Without a name, every part runs.
 //!
@@ -23,6 +23,8 @@
 //! - `state`: desired state: export and plan of a tenant of 100 venues, 2,000 APs and 500
 //!   networks against the simulator with its rate limits on (calls, wall time, the least time
 //!   the published limits allow, the plan's compute time, peak memory).
+//! - `report`: `ruckus report inventory` over 1,000 and 10,000 APs: time to the first row and
+//!   peak memory, as CSV and as XLSX (see `report.rs`).
 //! - `compile`: cold debug build times of the client crate per feature set (as `bench-build`,
 //!   `--full` included), lines of generated Rust per operation, build seconds per 100
 //!   operations.
@@ -42,6 +44,7 @@ mod compile;
 mod e2e;
 mod generator;
 mod mcp;
+mod report;
 mod sim;
 mod synth;
 mod table;
@@ -96,6 +99,11 @@ pub fn run(root: &Path, args: &BenchArgs) -> Result<(), String> {
     if parts.contains(&Part::State) {
         if let Err(e) = sim::run_state(root, args, &mut rows) {
             failure.get_or_insert(format!("state: {e}"));
+        }
+    }
+    if parts.contains(&Part::Report) {
+        if let Err(e) = report::run(root, args, &mut rows) {
+            failure.get_or_insert(format!("report: {e}"));
         }
     }
     if parts.contains(&Part::Cli) {
