@@ -10,7 +10,7 @@ use crate::confirm::{Answer, Step};
 use crate::index::{Effect, Op};
 use crate::invoke::Call;
 use crate::output;
-use crate::paging::Page;
+use crate::paging::{Fields, Page};
 use crate::server::Inner;
 
 /// The message for an id the tables do not have.
@@ -52,7 +52,11 @@ pub(crate) async fn invoke(
         let outcome = server.writer.run(&call, &|_| {}).await;
         return output::outcome(client, outcome).into();
     }
-    output::outcome(client, call.send(client).await).into()
+    let outcome = call.send(client).await;
+    match effect {
+        Effect::Read => output::read_outcome(client, outcome).into(),
+        _ => output::outcome(client, outcome).into(),
+    }
 }
 
 /// The call the arguments describe, once the policy allows it and the arguments fit.
@@ -93,11 +97,28 @@ fn prepare(server: &Inner, effect: Effect, args: &Map<String, Value>) -> Result<
     };
     let checked = args::check(op, params, body.as_ref())?;
     let page = match (&op.route.paging, effect) {
-        (Some(paging), Effect::Read) => Some(Page::of(
-            paging,
-            args.get("limit").and_then(Value::as_u64),
-            args.get("cursor").and_then(Value::as_str),
-        )?),
+        (Some(_), Effect::Read) => {
+            let asked = args.get("fields").and_then(Value::as_array).map(|list| {
+                list.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            });
+            Some(Page::of(
+                args.get("limit").and_then(Value::as_u64),
+                args.get("cursor").and_then(Value::as_str),
+                Fields::of(asked, &op.route.columns),
+            )?)
+        }
+        _ if ["fields", "cursor", "limit"]
+            .iter()
+            .any(|k| args.contains_key(*k)) =>
+        {
+            return Err(format!(
+                "{} is not paged: `limit`, `cursor` and `fields` are for paged reads",
+                op.id()
+            ));
+        }
         _ => None,
     };
     Ok(Call {

@@ -16,6 +16,7 @@ mod confirm;
 pub mod connect;
 mod index;
 mod invoke;
+pub mod logs;
 mod ops;
 mod output;
 mod paging;
@@ -26,7 +27,9 @@ mod present;
 mod schema;
 mod search;
 mod server;
+mod structured;
 mod tasks;
+mod toolargs;
 mod tools;
 
 pub use server::Server;

@@ -45,6 +45,7 @@ impl Args {
 
 fn main() -> std::process::ExitCode {
     let args = Args::parse();
+    ruckus_one_mcp::logs::init();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
