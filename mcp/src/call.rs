@@ -6,7 +6,7 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Map, Value, json};
 
 use crate::args;
-use crate::confirm::{Answer, Step};
+use crate::confirm::{Answer, Step, quoted};
 use crate::index::{Effect, Op};
 use crate::invoke::Call;
 use crate::output;
@@ -163,29 +163,36 @@ async fn confirm(
         .await
 }
 
-/// "Delete venue `Lobby` (id v-1) in customer account t-9? DELETE /venues/v-1 (delete_venue)".
+/// The question: what the catalog says (trusted), then every value a model chose or the
+/// service sent, each quoted as a JSON string ([`confirm::quoted`]), so no value can end its
+/// quoting or add a line: `Delete venue (delete_venue: DELETE /venues/{venueId}) in customer
+/// account "t-9"? venueId "v-1", named "Lobby". This cannot be undone.`
 async fn question(server: &Inner, call: &Call) -> String {
     let route = call.op.route;
-    let mut path = route.path.clone();
-    for (p, value) in route.path_params.iter().zip(&call.args.path) {
-        path = path.replace(&format!("{{{}}}", p.name), value);
+    let mut values: Vec<String> = route
+        .path_params
+        .iter()
+        .zip(&call.args.path)
+        .map(|(p, value)| format!("{} {}", p.name, quoted(value)))
+        .collect();
+    if let Some(name) = name_of(server, call).await {
+        values.push(format!("named {}", quoted(&name)));
     }
-    let name = name_of(server, call).await;
-    let what = match (name, call.args.path.last()) {
-        (Some(name), Some(id)) => format!("`{name}` (id {id})"),
-        (None, Some(id)) => format!("id {id}"),
-        _ => "the objects the request names".to_owned(),
-    };
+    if route.path_params.is_empty() {
+        values.push("the objects the request body names".to_owned());
+    }
     let account = match (&call.tenant, &server.own_tenant) {
-        (Some(t), _) => format!("customer account {t}"),
-        (None, Some(own)) => format!("account {own} (this server's own)"),
+        (Some(t), _) => format!("customer account {}", quoted(t)),
+        (None, Some(own)) => format!("account {} (this server's own)", quoted(own)),
         (None, None) => "this server's own account".to_owned(),
     };
     format!(
-        "{}: {what} in {account}? {} {path} ({}). This cannot be undone.",
+        "{} ({}: {} {}) in {account}? {}. This cannot be undone.",
         route.summary,
+        call.op.id(),
         route.method.as_str(),
-        call.op.id()
+        route.path,
+        values.join(", ")
     )
 }
 

@@ -12,6 +12,7 @@ use rmcp::model::CallToolResponse;
 use ruckus_one_runtime::Client;
 use serde_json::{Map, Value};
 use tracing_subscriber::EnvFilter;
+use tracing_subscriber::filter::LevelFilter;
 use tracing_subscriber::fmt::MakeWriter;
 
 /// Crates whose debug and trace events dump whole messages (tool arguments, headers).
@@ -30,10 +31,20 @@ static REDACTOR: OnceLock<Client> = OnceLock::new();
 
 /// Starts logging to standard error, as `RUST_LOG` says (once per process).
 pub fn init() {
-    let mut filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
-    for name in CAPPED {
-        if let Ok(directive) = format!("{name}=info").parse() {
-            filter = filter.add_directive(directive);
+    let asked = std::env::var("RUST_LOG")
+        .ok()
+        .filter(|v| !v.trim().is_empty());
+    let mut filter = asked
+        .and_then(|v| EnvFilter::try_new(v).ok())
+        .unwrap_or_else(|| EnvFilter::new("warn"));
+    if filter
+        .max_level_hint()
+        .is_none_or(|h| h > LevelFilter::INFO)
+    {
+        for name in CAPPED {
+            if let Ok(directive) = format!("{name}=info").parse() {
+                filter = filter.add_directive(directive);
+            }
         }
     }
     let _ = tracing_subscriber::fmt()
