@@ -41,6 +41,13 @@ pub(crate) async fn invoke(
             Step::Unsupported(message) => return output::error(client, &message).into(),
         }
     }
+    if let Some(task) = spec_task(request, context) {
+        // A 2025-11-25 task: the call runs here, its status message following the activity.
+        let store = server.spec_tasks.clone();
+        let progress = move |message: String| store.set_message(&task, message);
+        let outcome = server.writer.run(&call, &progress).await;
+        return output::outcome(client, outcome).into();
+    }
     if effect != Effect::Read && call.op.route.asynchronous {
         let tasks = context
             .client_capabilities()
@@ -57,6 +64,17 @@ pub(crate) async fn invoke(
         Effect::Read => output::read_outcome(client, outcome).into(),
         _ => output::outcome(client, outcome).into(),
     }
+}
+
+/// The MCP 2025-11-25 task this call runs, as the stdio adapter marks it in `_meta`.
+fn spec_task(
+    request: &CallToolRequestParams,
+    context: &RequestContext<RoleServer>,
+) -> Option<String> {
+    let key = crate::spec_tasks::META_KEY;
+    let from_request = request.meta.as_ref().and_then(|m| m.0.get(key));
+    let marked = from_request.or_else(|| context.meta.0.get(key))?;
+    marked.as_str().map(str::to_owned)
 }
 
 /// The call the arguments describe, once the policy allows it and the arguments fit.

@@ -27,6 +27,8 @@ mod present;
 mod schema;
 mod search;
 mod server;
+mod spec_tasks;
+mod stdio_tasks;
 mod structured;
 mod tasks;
 mod toolargs;
@@ -42,15 +44,25 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
 /// Serves `server` on standard input and output until the client closes them.
+/// MCP 2025-11-25 tasks are served by an adapter between the client's lines and the SDK's.
 pub async fn serve_stdio(server: Server) -> Result<(), String> {
+    let (ours, sdk) = tokio::io::duplex(1 << 20);
+    let adapter = Arc::new(stdio_tasks::Adapter::new(server.spec_tasks()));
+    let lines = tokio::spawn(stdio_tasks::run(
+        adapter,
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+        ours,
+    ));
     let running = server
-        .serve(rmcp::transport::stdio())
+        .serve(sdk)
         .await
         .map_err(|e| format!("MCP start-up failed: {e}"))?;
     running
         .waiting()
         .await
         .map_err(|e| format!("MCP session ended: {e}"))?;
+    let _ = lines.await;
     Ok(())
 }
 

@@ -37,6 +37,8 @@ invoke tool it names. Read-only unless the operator turned writes on.";
 #[derive(Clone)]
 pub struct Server {
     policy: Arc<Policy>,
+    /// The MCP 2025-11-25 tasks (served by the stdio adapter).
+    spec_tasks: Arc<crate::spec_tasks::Store>,
     ready: watch::Receiver<Option<Result<Arc<Inner>, String>>>,
 }
 
@@ -48,6 +50,7 @@ pub(crate) struct Inner {
     pub tasks: TaskManager,
     pub pending: Pending,
     pub writer: Arc<Writer>,
+    pub spec_tasks: Arc<crate::spec_tasks::Store>,
     /// The tenant of the credential, when known (shown in confirmations).
     pub own_tenant: Option<String>,
 }
@@ -61,17 +64,25 @@ impl Server {
     {
         let (send, ready) = watch::channel(None);
         let for_state = policy.clone();
+        let spec_tasks = Arc::new(crate::spec_tasks::Store::default());
+        let for_inner = spec_tasks.clone();
         tokio::spawn(async move {
             let state = async {
                 let (connection, own_tenant) = connect.await?;
-                Inner::new(connection, for_state, own_tenant).map(Arc::new)
+                Inner::new(connection, for_state, own_tenant, for_inner).map(Arc::new)
             };
             let _ = send.send(Some(state.await));
         });
         Server {
             policy: Arc::new(policy),
+            spec_tasks,
             ready,
         }
+    }
+
+    /// The MCP 2025-11-25 tasks of this server.
+    pub(crate) fn spec_tasks(&self) -> Arc<crate::spec_tasks::Store> {
+        self.spec_tasks.clone()
     }
 
     /// Runs the tool `request` names, its arguments checked.
@@ -122,6 +133,7 @@ impl Inner {
         connection: Connection,
         policy: Policy,
         own_tenant: Option<String>,
+        spec_tasks: Arc<crate::spec_tasks::Store>,
     ) -> Result<Inner, String> {
         crate::logs::redact_with(&connection.client);
         let catalog = ruckus_one_catalog::Catalog::get().map_err(|e| e.to_string())?;
@@ -142,6 +154,7 @@ impl Inner {
             tasks: TaskManager::new(),
             pending: Pending::default(),
             writer,
+            spec_tasks,
             own_tenant,
         })
     }
