@@ -16,7 +16,9 @@
 //!   mode, dev profile with `--quick`): the first start in a process, one start to its first
 //!   answer (target < 50 ms) and 100 started at once.
 //! - `mcp`: start-up of `ruckus-mcp --local` to its `initialize` answer (target < 100 ms) and
-//!   the size of its tool list in characters and characters / 4 (target < 2,000).
+//!   the size of its tool list in characters and characters / 4 (target < 2,000); the text of
+//!   `invoke_read` pages of venues and APs, the default one (target <= 8,000 characters) and
+//!   one of 100 rows.
 //! - `state`: desired state: export and plan of a tenant of 100 venues, 2,000 APs and 500
 //!   networks against the simulator with its rate limits on (calls, wall time, the least time
 //!   the published limits allow, the plan's compute time, peak memory).
@@ -38,6 +40,7 @@ mod compile;
 mod e2e;
 mod generator;
 mod mcp;
+mod mcp_pages;
 mod sim;
 mod synth;
 mod table;
