@@ -139,7 +139,7 @@ impl Store {
             .iter()
             .map(|(k, e)| (e.seq, k.clone()))
             .collect();
-        ids.sort_by(|a, b| b.0.cmp(&a.0));
+        ids.sort_by_key(|entry| std::cmp::Reverse(entry.0));
         ids.iter().filter_map(|(_, id)| self.task(id)).collect()
     }
 
