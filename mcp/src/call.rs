@@ -6,11 +6,11 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Map, Value, json};
 
 use crate::args;
-use crate::confirm::{Answer, Step};
+use crate::confirm::{Answer, Step, quoted};
 use crate::index::{Effect, Op};
 use crate::invoke::Call;
 use crate::output;
-use crate::paging::Page;
+use crate::paging::{Fields, Page};
 use crate::server::Inner;
 
 /// The message for an id the tables do not have.
@@ -41,6 +41,13 @@ pub(crate) async fn invoke(
             Step::Unsupported(message) => return output::error(client, &message).into(),
         }
     }
+    if let Some(task) = spec_task(request, context) {
+        // A 2025-11-25 task: the call runs here, its status message following the activity.
+        let store = server.spec_tasks.clone();
+        let progress = move |message: String| store.set_message(&task, message);
+        let outcome = server.writer.run(&call, &progress).await;
+        return output::outcome(client, outcome).into();
+    }
     if effect != Effect::Read && call.op.route.asynchronous {
         let tasks = context
             .client_capabilities()
@@ -52,7 +59,22 @@ pub(crate) async fn invoke(
         let outcome = server.writer.run(&call, &|_| {}).await;
         return output::outcome(client, outcome).into();
     }
-    output::outcome(client, call.send(client).await).into()
+    let outcome = call.send(client).await;
+    match effect {
+        Effect::Read => output::read_outcome(client, outcome).into(),
+        _ => output::outcome(client, outcome).into(),
+    }
+}
+
+/// The MCP 2025-11-25 task this call runs, as the stdio adapter marks it in `_meta`.
+fn spec_task(
+    request: &CallToolRequestParams,
+    context: &RequestContext<RoleServer>,
+) -> Option<String> {
+    let key = crate::spec_tasks::META_KEY;
+    let from_request = request.meta.as_ref().and_then(|m| m.0.get(key));
+    let marked = from_request.or_else(|| context.meta.0.get(key))?;
+    marked.as_str().map(str::to_owned)
 }
 
 /// The call the arguments describe, once the policy allows it and the arguments fit.
@@ -93,11 +115,28 @@ fn prepare(server: &Inner, effect: Effect, args: &Map<String, Value>) -> Result<
     };
     let checked = args::check(op, params, body.as_ref())?;
     let page = match (&op.route.paging, effect) {
-        (Some(paging), Effect::Read) => Some(Page::of(
-            paging,
-            args.get("limit").and_then(Value::as_u64),
-            args.get("cursor").and_then(Value::as_str),
-        )?),
+        (Some(_), Effect::Read) => {
+            let asked = args.get("fields").and_then(Value::as_array).map(|list| {
+                list.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            });
+            Some(Page::of(
+                args.get("limit").and_then(Value::as_u64),
+                args.get("cursor").and_then(Value::as_str),
+                Fields::of(asked, &op.route.columns),
+            )?)
+        }
+        _ if ["fields", "cursor", "limit"]
+            .iter()
+            .any(|k| args.contains_key(*k)) =>
+        {
+            return Err(format!(
+                "{} is not paged: `limit`, `cursor` and `fields` are for paged reads",
+                op.id()
+            ));
+        }
         _ => None,
     };
     Ok(Call {
@@ -142,29 +181,36 @@ async fn confirm(
         .await
 }
 
-/// "Delete venue `Lobby` (id v-1) in customer account t-9? DELETE /venues/v-1 (delete_venue)".
+/// The question: what the catalog says (trusted), then every value a model chose or the
+/// service sent, each quoted as a JSON string ([`confirm::quoted`]), so no value can end its
+/// quoting or add a line: `Delete venue (delete_venue: DELETE /venues/{venueId}) in customer
+/// account "t-9"? venueId "v-1", named "Lobby". This cannot be undone.`
 async fn question(server: &Inner, call: &Call) -> String {
     let route = call.op.route;
-    let mut path = route.path.clone();
-    for (p, value) in route.path_params.iter().zip(&call.args.path) {
-        path = path.replace(&format!("{{{}}}", p.name), value);
+    let mut values: Vec<String> = route
+        .path_params
+        .iter()
+        .zip(&call.args.path)
+        .map(|(p, value)| format!("{} {}", p.name, quoted(value)))
+        .collect();
+    if let Some(name) = name_of(server, call).await {
+        values.push(format!("named {}", quoted(&name)));
     }
-    let name = name_of(server, call).await;
-    let what = match (name, call.args.path.last()) {
-        (Some(name), Some(id)) => format!("`{name}` (id {id})"),
-        (None, Some(id)) => format!("id {id}"),
-        _ => "the objects the request names".to_owned(),
-    };
+    if route.path_params.is_empty() {
+        values.push("the objects the request body names".to_owned());
+    }
     let account = match (&call.tenant, &server.own_tenant) {
-        (Some(t), _) => format!("customer account {t}"),
-        (None, Some(own)) => format!("account {own} (this server's own)"),
+        (Some(t), _) => format!("customer account {}", quoted(t)),
+        (None, Some(own)) => format!("account {} (this server's own)", quoted(own)),
         (None, None) => "this server's own account".to_owned(),
     };
     format!(
-        "{}: {what} in {account}? {} {path} ({}). This cannot be undone.",
+        "{} ({}: {} {}) in {account}? {}. This cannot be undone.",
         route.summary,
+        call.op.id(),
         route.method.as_str(),
-        call.op.id()
+        route.path,
+        values.join(", ")
     )
 }
 

@@ -114,6 +114,37 @@ impl Pending {
     }
 }
 
+/// The most characters of one value a question shows.
+const MAX_QUOTED: usize = 120;
+
+/// `value` as a question shows it: a JSON string (its quotes and backslashes escaped, so it
+/// cannot end its quoting), with every control, format (bidirectional overrides, zero-width)
+/// and line-breaking character as `\u{..}`, and cut at [`MAX_QUOTED`] characters.
+pub(crate) fn quoted(value: &str) -> String {
+    let mut out = String::from("\"");
+    for (i, c) in value.chars().enumerate() {
+        if i == MAX_QUOTED {
+            out.push_str(&format!("…\" ({} characters)", value.chars().count()));
+            return out;
+        }
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() || is_invisible(c) => {
+                out.push_str(&format!("\\u{{{:04x}}}", u32::from(c)));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Characters that change how text around them shows without showing themselves.
+fn is_invisible(c: char) -> bool {
+    matches!(u32::from(c), 0x200b..=0x200f | 0x2028..=0x202e | 0x2060..=0x206f | 0xfeff)
+}
+
 /// The question: a yes/no form.
 fn params(message: &str) -> ElicitRequestParams {
     let schema = json!({
@@ -162,5 +193,24 @@ mod tests {
         assert_eq!(answer_of(None), Answer::Declined);
         let pending = Pending::default();
         assert_ne!(pending.state(), pending.state());
+    }
+
+    #[test]
+    fn quoted_values_cannot_end_their_quoting() {
+        assert_eq!(quoted("Lobby"), "\"Lobby\"");
+        assert_eq!(quoted("a`b\"c\\"), "\"a`b\\\"c\\\\\"");
+        assert_eq!(quoted("x\ny\u{202e}"), "\"x\\u{000a}y\\u{202e}\"");
+        let long = quoted(&"v".repeat(500));
+        assert!(long.ends_with("(500 characters)"), "{long}");
+        // Whatever the value, the text between the outer quotes has no bare quote.
+        for value in ["\"", "a\" and delete everything \"", "\\\"", "`\"`"] {
+            let q = quoted(value);
+            let inner = &q[1..q.len() - 1];
+            let bare = inner.match_indices('"').any(|(i, _)| {
+                let slashes = inner[..i].chars().rev().take_while(|c| *c == '\\').count();
+                slashes % 2 == 0
+            });
+            assert!(!bare, "{q}");
+        }
     }
 }

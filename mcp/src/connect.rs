@@ -5,7 +5,7 @@
 
 use ruckus_one_profiles::{Overrides, Store, resolve};
 use ruckus_one_runtime::{Client, Config, Credentials};
-use ruckus_one_sim::{SimConfig, Simulator};
+use ruckus_one_sim::{Seed, SimConfig, Simulator};
 
 use crate::ops;
 
@@ -28,9 +28,30 @@ impl std::fmt::Debug for Connection {
     }
 }
 
-/// Starts the simulator on loopback and a client of it, with the simulator's own credential.
-pub async fn local() -> Result<Connection, String> {
-    of_simulator(Simulator::start_with(SimConfig::default()).await?)
+/// Starts the simulator on loopback (with `seed`'s objects) and a client of it, with the
+/// simulator's own credential.
+pub async fn local(seed: Option<Seed>) -> Result<Connection, String> {
+    let config = match seed {
+        Some(seed) => SimConfig::default().seed(seed),
+        None => SimConfig::default(),
+    };
+    of_simulator(Simulator::start_with(config).await?)
+}
+
+/// The most bytes a seed file may hold.
+const MAX_SEED: u64 = 64 * 1024 * 1024;
+
+/// The simulator seed in the file at `path` (JSON or YAML, as `ruckus-sim --seed` reads it).
+pub fn seed_file(path: &std::path::Path) -> Result<Seed, String> {
+    let shown = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| format!("seed {shown}: {e}"))?;
+    if !meta.is_file() || meta.len() > MAX_SEED {
+        return Err(format!(
+            "seed {shown}: a regular file of at most {MAX_SEED} bytes"
+        ));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("seed {shown}: {e}"))?;
+    Seed::parse(&text).map_err(|e| format!("seed {shown}: {e}"))
 }
 
 /// A client of `sim`, with its credential.

@@ -39,7 +39,7 @@ impl Call {
             version: 0,
             tenant: self.tenant.clone(),
         };
-        if let (Some(page), Some(paging)) = (self.page, route.paging.as_ref()) {
+        if let (Some(page), Some(paging)) = (&self.page, route.paging.as_ref()) {
             for (name, value) in page.query(paging) {
                 args.query.push((name.to_owned(), value));
             }
@@ -48,7 +48,7 @@ impl Call {
         described::request(client, self.op.table, route, &args).map_err(|e| e.to_string())
     }
 
-    /// Sends the call and returns its answer: JSON as it is (a page cut to its rows), text
+    /// Sends the call and returns its answer: JSON as it is (a page as whole rows), text
     /// as a string, other bodies described.
     pub(crate) async fn send(&self, client: &Client) -> Result<Value, String> {
         let request = self.request(client)?;
@@ -67,10 +67,10 @@ impl Call {
             )),
             ResponseKind::Empty => Value::Null,
         };
-        Ok(match (self.page, route.paging.as_ref()) {
+        match (&self.page, route.paging.as_ref()) {
             (Some(page), Some(paging)) => page.shape(paging, value),
-            _ => value,
-        })
+            _ => Ok(value),
+        }
     }
 
     /// Sends an asynchronous write and returns what it takes to wait for it: the answer and

@@ -17,6 +17,7 @@ pub mod connect;
 pub mod http;
 mod index;
 mod invoke;
+pub mod logs;
 mod ops;
 mod output;
 mod paging;
@@ -27,23 +28,38 @@ mod present;
 mod schema;
 mod search;
 mod server;
+mod spec_tasks;
+mod stdio_tasks;
+mod structured;
 mod tasks;
+mod toolargs;
 mod tools;
 
 pub use http::{HttpOptions, serve_http};
 pub use server::Server;
 
 use rmcp::ServiceExt;
+use std::sync::Arc;
 
 /// Serves `server` on standard input and output until the client closes them.
+/// MCP 2025-11-25 tasks are served by an adapter between the client's lines and the SDK's.
 pub async fn serve_stdio(server: Server) -> Result<(), String> {
+    let (ours, sdk) = tokio::io::duplex(1 << 20);
+    let adapter = Arc::new(stdio_tasks::Adapter::new(server.spec_tasks()));
+    let lines = tokio::spawn(stdio_tasks::run(
+        adapter,
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+        ours,
+    ));
     let running = server
-        .serve(rmcp::transport::stdio())
+        .serve(sdk)
         .await
         .map_err(|e| format!("MCP start-up failed: {e}"))?;
     running
         .waiting()
         .await
         .map_err(|e| format!("MCP session ended: {e}"))?;
+    let _ = lines.await;
     Ok(())
 }

@@ -13,6 +13,10 @@ struct Args {
     /// Run against an in-process simulator instead of RUCKUS One (no credentials needed).
     #[arg(long)]
     local: bool,
+    /// With --local: the simulator's objects and tenants from this file (JSON or YAML, as
+    /// `ruckus-sim --seed`).
+    #[arg(long, value_name = "FILE", requires = "local")]
+    seed: Option<std::path::PathBuf>,
     /// Allow operations that create or change things (also RUCKUS_MCP_ALLOW_WRITES=1).
     #[arg(long)]
     allow_writes: bool,
@@ -73,6 +77,7 @@ impl Args {
 
 fn main() -> std::process::ExitCode {
     let args = Args::parse();
+    ruckus_one_mcp::logs::init();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -92,8 +97,12 @@ async fn run(args: Args) -> Result<(), String> {
     // The environment is read before serving (a missing variable stops here); the simulator,
     // the tables and the index are made ready while the client's handshake goes on.
     let server = if args.local {
-        Server::start(policy, async {
-            let connection = connect::local().await?;
+        let seed = match &args.seed {
+            Some(path) => Some(connect::seed_file(path)?),
+            None => None,
+        };
+        Server::start(policy, async move {
+            let connection = connect::local(seed).await?;
             let own = connection.local.as_ref().map(|sim| sim.tenant_id());
             Ok((connection, own))
         })

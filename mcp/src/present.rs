@@ -1,5 +1,6 @@
 //! What the search and describe tools and the resources answer, as compact text and JSON.
 
+use rmcp::model::{CallToolResult, ContentBlock, Resource};
 use ruckus_one_catalog::Param;
 use serde_json::{Map, Value, json};
 
@@ -27,6 +28,56 @@ pub(crate) fn line(op: &Op) -> String {
         op.route.method.as_str(),
         op.route.path
     )
+}
+
+/// The answer of `search_operations`: one line per operation (text), the same as structured
+/// content, and a link to the index of each area found.
+pub(crate) fn search_result(found: &[Op]) -> CallToolResult {
+    let operations: Vec<Value> = found.iter().map(entry).collect();
+    let text = if found.is_empty() {
+        "no operation matches; try other words, or read ruckus://areas".to_owned()
+    } else {
+        found.iter().map(line).collect::<Vec<_>>().join("\n")
+    };
+    let mut content = vec![ContentBlock::text(text)];
+    let mut linked: Vec<&str> = Vec::new();
+    for op in found {
+        let area = op.route.area.as_str();
+        if !linked.contains(&area) {
+            linked.push(area);
+            let link = Resource::new(area_uri(area), format!("{}/{area}", op.table.api.name))
+                .with_description(format!("Every operation of the area {area}"))
+                .with_mime_type("text/plain");
+            content.push(ContentBlock::resource_link(link));
+        }
+    }
+    let mut result = CallToolResult::success(content);
+    result.structured_content = Some(json!({ "operations": operations }));
+    result
+}
+
+/// The resource listing the operations of `area`.
+pub(crate) fn area_uri(area: &str) -> String {
+    format!("ruckus://operations/{area}")
+}
+
+/// One operation found, as structured content.
+fn entry(op: &Op) -> Value {
+    let mut out = json!({
+        "id": op.id(),
+        "summary": op.route.summary,
+        "effect": op.effect().as_str(),
+        "method": op.route.method.as_str(),
+        "path": op.route.path,
+        "area": op.route.area,
+        "async": op.route.asynchronous,
+        "paged": op.route.paging.is_some(),
+        "resource": area_uri(&op.route.area),
+    });
+    if op.route.lifecycle != ruckus_one_catalog::LifecycleStatus::Stable {
+        out["lifecycle"] = json!(op.route.lifecycle.as_str());
+    }
+    out
 }
 
 /// The description of one operation: what the model needs to call it.
@@ -63,9 +114,12 @@ pub(crate) fn describe(op: &Op) -> Value {
     }
     if let Some(paging) = &route.paging {
         out["paging"] = json!(format!(
-            "rows from `{}`; pass `limit` and the answer's `nextCursor` as `cursor`",
+            "rows from `{}`; pass `limit`, `fields` (default: `columns`) and the answer's `nextCursor` as `cursor`",
             paging.items
         ));
+        if !route.columns.is_empty() {
+            out["columns"] = json!(route.columns);
+        }
     }
     out["example"] = example(op);
     out

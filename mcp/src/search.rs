@@ -10,7 +10,6 @@ use ruckus_one_catalog::Role;
 /// Where a word was found, and what it counts for.
 const ID_WEIGHT: f64 = 3.0;
 const SUMMARY_WEIGHT: f64 = 2.0;
-const VERB_WEIGHT: f64 = 1.5;
 const PATH_WEIGHT: f64 = 1.0;
 const AREA_WEIGHT: f64 = 1.0;
 
@@ -66,28 +65,38 @@ impl Searcher {
         Searcher { docs, idf }
     }
 
-    /// The best `limit` operations for `query`, best first.
+    /// The best `limit` operations for `query`, best first: the verb the words ask for
+    /// first (an operation doing something else counts for a third), then how well the
+    /// resource words match, a deprecated operation counting for half.
     pub(crate) fn search(&self, query: &str, filter: &Filter, limit: usize) -> Vec<Op> {
-        let words: Vec<String> = dedup(words(query));
         let path_query = query.trim().starts_with('/').then(|| query.trim());
+        let intent = if path_query.is_some() {
+            None
+        } else {
+            intent(query)
+        };
+        let words: Vec<String> = dedup(words(query))
+            .into_iter()
+            .filter(|w| !VERBS.contains(&w.as_str()))
+            .collect();
         let mut scored: Vec<(f64, usize, &Doc)> = self
             .docs
             .iter()
             .filter(|d| filter.matches(&d.op))
             .filter_map(|d| {
-                let mut score: f64 = words
-                    .iter()
-                    .filter_map(|w| Some(d.words.get(w)? * self.idf.get(w).copied().unwrap_or(0.0)))
-                    .sum();
-                if let Some(path) = path_query {
-                    score += path_score(&d.op.route.path, path);
+                let score = self.relevance(d, &words, path_query);
+                if score <= 0.0 {
+                    return None;
                 }
-                let matched = words.iter().filter(|w| d.words.contains_key(*w)).count();
-                if matched == words.len() && matched > 0 {
-                    score *= 1.5;
-                }
-                let score = score / (1.0 + 0.15 * d.id_len as f64);
-                (score > 0.0).then_some((score, d.id_len, d))
+                let verb = match intent {
+                    Some(verb) if verb_of(d.op) != verb => 1.0 / 3.0,
+                    _ => 1.0,
+                };
+                let lifecycle = match d.op.route.lifecycle {
+                    ruckus_one_catalog::LifecycleStatus::Stable => 1.0,
+                    _ => 0.5,
+                };
+                Some((score * verb * lifecycle, d.id_len, d))
             })
             .collect();
         scored.sort_by(|a, b| {
@@ -101,6 +110,43 @@ impl Searcher {
             .map(|(_, _, d)| d.op)
             .collect()
     }
+
+    /// How well the resource `words` (or a path) match `d`; shorter ids win over longer ones
+    /// matching as well (`create_venue` over `create_venue_ap_group`).
+    fn relevance(&self, d: &Doc, words: &[String], path_query: Option<&str>) -> f64 {
+        let mut score: f64 = words
+            .iter()
+            .filter_map(|w| Some(d.words.get(w)? * self.idf.get(w).copied().unwrap_or(0.0)))
+            .sum();
+        if let Some(path) = path_query {
+            score += path_score(&d.op.route.path, path);
+        }
+        let matched = words.iter().filter(|w| d.words.contains_key(*w)).count();
+        if matched == words.len() && matched > 0 {
+            score *= 1.5;
+        }
+        score / (1.0 + 0.15 * d.id_len as f64)
+    }
+}
+
+/// The verbs a query may say, after synonyms.
+const VERBS: &[&str] = &["list", "get", "create", "update", "delete"];
+
+/// The verb a query asks for: the one it says, else `list` when it names things in the
+/// plural (`MSP customers`, `switch ports`); none otherwise.
+fn intent(query: &str) -> Option<&'static str> {
+    let said = words(query)
+        .into_iter()
+        .find_map(|w| VERBS.iter().find(|v| **v == w).copied());
+    if said.is_some() {
+        return said;
+    }
+    let plural = query
+        .split(|c: char| !c.is_alphanumeric())
+        .map(str::to_lowercase)
+        .filter(|w| !STOP_WORDS.contains(&w.as_str()))
+        .any(|w| w.len() > 2 && w.ends_with('s') && singular(&w) != w);
+    plural.then_some("list")
 }
 
 impl Filter {
@@ -146,10 +192,6 @@ fn doc(op: Op) -> Doc {
     let id_len = id_words.len();
     add(id_words, ID_WEIGHT);
     add(words(&op.route.summary), SUMMARY_WEIGHT);
-    add(
-        verbs(op).iter().map(|v| (*v).to_owned()).collect(),
-        VERB_WEIGHT,
-    );
     add(words(&op.route.path), PATH_WEIGHT);
     add(words(&op.route.area.replace('_', " ")), AREA_WEIGHT);
     add(vec![op.table.api.name.clone()], AREA_WEIGHT);
@@ -160,14 +202,18 @@ fn doc(op: Op) -> Doc {
     }
 }
 
-/// The words a user may say for what the operation does.
-fn verbs(op: Op) -> &'static [&'static str] {
+/// What an operation does, as a query's verb says it: its role, else its id's first word.
+fn verb_of(op: Op) -> &'static str {
     match (op.route.role, op.effect()) {
-        (_, Effect::Delete) => &["delete"],
-        (Role::List | Role::Query | Role::QueryAcross | Role::CustomerQuery, _) => &["list"],
-        (Role::Create, _) => &["create"],
-        (_, Effect::Read) => &["get"],
-        (_, Effect::Write) => &["update"],
+        (_, Effect::Delete) => "delete",
+        (Role::List | Role::Query | Role::QueryAcross | Role::CustomerQuery, _) => "list",
+        (Role::Create, _) => "create",
+        (_, effect) => match op.route.id.split('_').next().unwrap_or_default() {
+            "list" | "query" | "find" | "search" => "list",
+            "create" | "add" => "create",
+            _ if effect == Effect::Read => "get",
+            _ => "update",
+        },
     }
 }
 
@@ -227,6 +273,7 @@ fn split_camel(word: &str) -> Vec<&str> {
 fn singular(word: &str) -> String {
     match word {
         "aps" => "ap".to_owned(),
+        "ecs" => "ec".to_owned(),
         _ if word.len() > 4 && word.ends_with("ies") => format!("{}y", &word[..word.len() - 3]),
         _ if word.len() > 3
             && word.ends_with('s')
@@ -245,7 +292,7 @@ fn synonym(word: &str) -> &str {
         "fetch" | "read" | "view" | "retrieve" | "detail" => "get",
         "add" | "new" | "make" | "register" => "create",
         "remove" | "erase" | "destroy" => "delete",
-        "change" | "modify" | "edit" | "set" | "configure" | "replace" => "update",
+        "change" | "modify" | "edit" | "set" | "configure" | "replace" | "rename" => "update",
         "site" | "location" => "venue",
         "wlan" | "ssid" => "wifi",
         "connected" => "client",
@@ -285,6 +332,54 @@ mod tests {
     fn the_two_acceptance_queries_rank_first() {
         assert_eq!(ids("list the APs of a venue")[0], "query_venue_aps");
         assert_eq!(ids("create a venue")[0], "create_venue");
+    }
+
+    /// Queries people ask, and an operation each must find in its top 3 (`!`: first).
+    const ASKED: &[(&str, &[&str])] = &[
+        ("MSP customers", &["list_msp_customers", "query_msp_ecs"]),
+        ("switch ports", &["!query_venue_switch_ports"]),
+        ("list the APs of a venue", &["!query_venue_aps"]),
+        ("create a venue", &["!create_venue"]),
+        ("venues", &["query_venues"]),
+        ("show all access points", &["query_venue_aps"]),
+        ("delete a venue", &["!delete_venue"]),
+        ("wifi networks", &["!query_wifi_networks"]),
+        ("list switches", &["query_venue_switches"]),
+        ("recent activities", &["!query_activities"]),
+        ("connected clients", &["query_venue_ap_clients"]),
+        ("get a venue", &["!get_venue"]),
+        ("rename a venue", &["!update_venue"]),
+        ("AP groups", &["query_venue_ap_groups"]),
+        ("switch clients", &["!query_venue_switch_clients"]),
+        ("list administrators", &["list_admins"]),
+        ("firmware versions", &["list_switch_firmware_versions"]),
+        ("RADIUS servers", &["!query_radius_server_profiles"]),
+        ("guest passes", &["!query_guest_users"]),
+        ("list ECs", &["query_msp_ecs"]),
+        ("/venues/{venueId}", &["get_venue"]),
+    ];
+
+    #[test]
+    fn the_top_three_of_queries_people_ask() {
+        let index = Index::new(Catalog::get().unwrap());
+        let searcher = Searcher::new(&index);
+        for (query, expected) in ASKED {
+            let found = searcher.search(query, &Filter::default(), 3);
+            let ids: Vec<String> = found.iter().map(|op| op.id()).collect();
+            for id in *expected {
+                match id.strip_prefix('!') {
+                    Some(first) => assert_eq!(ids[0], first, "{query}: {ids:?}"),
+                    None => assert!(ids.iter().any(|i| i == id), "{query}: {id} not in {ids:?}"),
+                }
+            }
+            // A current operation comes before a deprecated one.
+            let first = found[0].route.lifecycle;
+            assert_ne!(
+                first,
+                ruckus_one_catalog::LifecycleStatus::Deprecated,
+                "{query}: {ids:?}"
+            );
+        }
     }
 
     #[test]

@@ -24,7 +24,7 @@ use crate::policy::Policy;
 use crate::poller::Poller;
 use crate::search::{Filter, Searcher};
 use crate::tasks::Writer;
-use crate::{call, index, output, present, tools};
+use crate::{call, index, output, present, toolargs, tools};
 
 /// How the server describes itself to the model.
 const INSTRUCTIONS: &str = "RUCKUS One (Wi-Fi, switches, venues) through its API: \
@@ -37,6 +37,8 @@ invoke tool it names. Read-only unless the operator turned writes on.";
 #[derive(Clone)]
 pub struct Server {
     policy: Arc<Policy>,
+    /// The MCP 2025-11-25 tasks (served by the stdio adapter).
+    spec_tasks: Arc<crate::spec_tasks::Store>,
     ready: watch::Receiver<Option<Result<Arc<Inner>, String>>>,
 }
 
@@ -48,6 +50,7 @@ pub(crate) struct Inner {
     pub tasks: TaskManager,
     pub pending: Pending,
     pub writer: Arc<Writer>,
+    pub spec_tasks: Arc<crate::spec_tasks::Store>,
     /// The tenant of the credential, when known (shown in confirmations).
     pub own_tenant: Option<String>,
 }
@@ -61,17 +64,50 @@ impl Server {
     {
         let (send, ready) = watch::channel(None);
         let for_state = policy.clone();
+        let spec_tasks = Arc::new(crate::spec_tasks::Store::default());
+        let for_inner = spec_tasks.clone();
         tokio::spawn(async move {
             let state = async {
                 let (connection, own_tenant) = connect.await?;
-                Inner::new(connection, for_state, own_tenant).map(Arc::new)
+                Inner::new(connection, for_state, own_tenant, for_inner).map(Arc::new)
             };
             let _ = send.send(Some(state.await));
         });
         Server {
             policy: Arc::new(policy),
+            spec_tasks,
             ready,
         }
+    }
+
+    /// The MCP 2025-11-25 tasks of this server.
+    pub(crate) fn spec_tasks(&self) -> Arc<crate::spec_tasks::Store> {
+        self.spec_tasks.clone()
+    }
+
+    /// Runs the tool `request` names, its arguments checked.
+    async fn dispatch(
+        &self,
+        inner: &Inner,
+        request: CallToolRequestParams,
+        args: &Map<String, Value>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let effect = match request.name.as_ref() {
+            tools::SEARCH => return Ok(inner.search(args).into()),
+            tools::DESCRIBE => return Ok(inner.describe(args).into()),
+            tools::PLAN => return Ok(crate::plan::run(inner, args).await.into()),
+            index::INVOKE_READ => Effect::Read,
+            index::INVOKE_WRITE => Effect::Write,
+            index::INVOKE_DELETE => Effect::Delete,
+            other => {
+                return Err(McpError::invalid_params(
+                    format!("no tool named `{other}`"),
+                    None,
+                ));
+            }
+        };
+        Ok(call::invoke(inner, effect, &request, args, context).await)
     }
 
     /// The state, once ready (or why it could not be made).
@@ -97,7 +133,9 @@ impl Inner {
         connection: Connection,
         policy: Policy,
         own_tenant: Option<String>,
+        spec_tasks: Arc<crate::spec_tasks::Store>,
     ) -> Result<Inner, String> {
+        crate::logs::redact_with(&connection.client);
         let catalog = ruckus_one_catalog::Catalog::get().map_err(|e| e.to_string())?;
         let index = Arc::new(Index::new(catalog));
         let searcher = Searcher::new(&index);
@@ -116,6 +154,7 @@ impl Inner {
             tasks: TaskManager::new(),
             pending: Pending::default(),
             writer,
+            spec_tasks,
             own_tenant,
         })
     }
@@ -125,47 +164,38 @@ impl Inner {
     }
 
     fn search(&self, args: &Map<String, Value>) -> CallToolResult {
-        let Some(query) = args.get("query").and_then(Value::as_str) else {
-            return output::error(self.client(), "`query` is required");
-        };
+        let query = args
+            .get("query")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         let effect = match args.get("effect").and_then(Value::as_str) {
-            None => None,
             Some("read") => Some(Effect::Read),
             Some("write") => Some(Effect::Write),
             Some("delete") => Some(Effect::Delete),
-            Some(other) => {
-                return output::error(
-                    self.client(),
-                    &format!("effect `{other}` must be read, write or delete"),
-                );
-            }
+            _ => None,
         };
         let filter = Filter {
             area: args.get("area").and_then(Value::as_str).map(str::to_owned),
             effect,
         };
-        let limit = args
-            .get("limit")
-            .and_then(Value::as_u64)
-            .unwrap_or(10)
-            .clamp(1, 25) as usize;
+        let limit = args.get("limit").and_then(Value::as_u64).unwrap_or(10) as usize;
         let found = self.searcher.search(query, &filter, limit);
-        if found.is_empty() {
-            return output::text(
-                self.client(),
-                "no operation matches; try other words, or read ruckus://areas",
-            );
-        }
-        let lines: Vec<String> = found.iter().map(present::line).collect();
-        output::text(self.client(), &lines.join("\n"))
+        present::search_result(&found)
     }
 
     fn describe(&self, args: &Map<String, Value>) -> CallToolResult {
         let id = args.get("operation").and_then(Value::as_str).unwrap_or("");
         match self.index.get(id) {
-            Some(op) => output::ok(self.client(), &present::describe(&op)),
+            Some(op) => output::data(self.client(), &present::describe(&op), Vec::new()),
             None => output::error(self.client(), &call::unknown(id)),
         }
+    }
+
+    /// Why `args` do not fit the input schema of the tool `name`, if they do not.
+    fn refusal(&self, name: &str, args: &Map<String, Value>) -> Option<String> {
+        let tool = tools::find(name)?;
+        let table = self.index.ops.first()?.table;
+        toolargs::check(&tool, args, table).err()
     }
 }
 
@@ -197,21 +227,19 @@ impl ServerHandler for Server {
     ) -> Result<CallToolResponse, McpError> {
         let args = request.arguments.clone().unwrap_or_default();
         let inner = self.inner().await?;
-        let effect = match request.name.as_ref() {
-            tools::SEARCH => return Ok(inner.search(&args).into()),
-            tools::DESCRIBE => return Ok(inner.describe(&args).into()),
-            tools::PLAN => return Ok(crate::plan::run(&inner, &args).await.into()),
-            index::INVOKE_READ => Effect::Read,
-            index::INVOKE_WRITE => Effect::Write,
-            index::INVOKE_DELETE => Effect::Delete,
-            other => {
-                return Err(McpError::invalid_params(
-                    format!("no tool named `{other}`"),
-                    None,
-                ));
-            }
-        };
-        Ok(call::invoke(&inner, effect, &request, &args, &context).await)
+        let started = std::time::Instant::now();
+        tracing::info!(tool = %request.name, arguments = %crate::logs::names(&args), "tool call");
+        if let Some(refusal) = inner.refusal(&request.name, &args) {
+            tracing::info!(tool = %request.name, "tool call refused: arguments do not fit");
+            return Ok(output::error(inner.client(), &refusal).into());
+        }
+        let response = self.dispatch(&inner, request, &args, &context).await;
+        tracing::info!(
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            outcome = crate::logs::outcome(&response),
+            "tool call done"
+        );
+        response
     }
 
     async fn list_resources(

@@ -26,28 +26,50 @@ pub(crate) fn list(policy: &Policy) -> Vec<Tool> {
     tools
 }
 
+/// Every tool the server has, allowed or not (arguments are checked against these schemas).
+pub(crate) fn find(name: &str) -> Option<Tool> {
+    let all = [
+        search(),
+        describe(),
+        invoke(Effect::Read),
+        plan(),
+        invoke(Effect::Write),
+        invoke(Effect::Delete),
+    ];
+    all.into_iter().find(|t| t.name == name)
+}
+
+/// A tool whose arguments are exactly `properties` (no other argument is accepted).
 fn tool(
-    name: &'static str,
+    (name, title): (&'static str, &'static str),
     description: &'static str,
-    schema: Value,
-    notes: ToolAnnotations,
+    mut schema: Value,
+    mut notes: ToolAnnotations,
 ) -> Tool {
-    let Value::Object(schema) = schema else {
-        unreachable!("tool schemas are objects")
-    };
-    Tool::new(name, description, Arc::new(schema as JsonObject)).with_annotations(notes)
+    schema["additionalProperties"] = Value::Bool(false);
+    notes.title = Some(title.to_owned());
+    Tool::new(name, description, Arc::new(object(schema)))
+        .with_title(title)
+        .with_annotations(notes)
+}
+
+fn object(schema: Value) -> JsonObject {
+    match schema {
+        Value::Object(map) => map,
+        _ => JsonObject::new(),
+    }
 }
 
 fn search() -> Tool {
-    tool(
-        SEARCH,
+    let found = tool(
+        (SEARCH, "Search RUCKUS One operations"),
         "Find RUCKUS One API operations by words or a path. Returns ranked ids, each with \
          its purpose, effect (read/write/delete), `async` and `paged`. Next: describe_operation.",
         json!({
             "type": "object",
             "properties": {
-                "query": {"type": "string", "description": "Words (\"list APs of a venue\") or a path (/venues/{venueId})"},
-                "area": {"type": "string", "description": "Only this area (resource ruckus://areas lists them)"},
+                "query": {"type": "string", "maxLength": 1000, "description": "Words (\"list APs of a venue\") or a path (/venues/{venueId})"},
+                "area": {"type": "string", "maxLength": 200, "description": "Only this area (resource ruckus://areas lists them)"},
                 "effect": {"type": "string", "enum": ["read", "write", "delete"]},
                 "limit": {"type": "integer", "minimum": 1, "maximum": 25}
             },
@@ -57,28 +79,30 @@ fn search() -> Tool {
             .read_only(true)
             .destructive(false)
             .idempotent(true),
-    )
+    );
+    found.with_raw_output_schema(Arc::new(object(crate::structured::search_schema())))
 }
 
 fn describe() -> Tool {
-    tool(
-        DESCRIBE,
+    let described = tool(
+        (DESCRIBE, "Describe a RUCKUS One operation"),
         "Show one operation: method, path, parameters, body schema and an example call.",
         json!({
             "type": "object",
-            "properties": {"operation": {"type": "string", "description": "Id from search_operations"}},
+            "properties": {"operation": {"type": "string", "maxLength": 300, "description": "Id from search_operations"}},
             "required": ["operation"]
         }),
         ToolAnnotations::new()
             .read_only(true)
             .destructive(false)
             .idempotent(true),
-    )
+    );
+    described.with_raw_output_schema(Arc::new(object(crate::structured::describe_schema())))
 }
 
 fn plan() -> Tool {
     tool(
-        PLAN,
+        (PLAN, "Plan a desired state"),
         "What `ruckus apply` would change to make a tenant match a desired state (files of \
          `ruckus export`: a folder, or `documents` given inline), and the verdict of trying it \
          on a simulator seeded with the live state. Changes nothing.",
@@ -87,7 +111,7 @@ fn plan() -> Tool {
             "properties": {
                 "dir": {"type": "string", "description": "Folder of the desired state on the server's machine"},
                 "documents": {"type": "object", "additionalProperties": {"type": "string"}, "description": "File path (as ruckus export lays them out) -> YAML text"},
-                "tenant": {"type": "string", "description": "Customer tenant id to plan for (MSP)"},
+                "tenant": {"type": "string", "maxLength": 200, "description": "Customer tenant id to plan for (MSP)"},
                 "prune": {"type": "boolean", "description": "Also plan deletes of objects no file describes"}
             }
         }),
@@ -102,16 +126,17 @@ fn plan() -> Tool {
 fn invoke(effect: Effect) -> Tool {
     let (name, description, notes) = match effect {
         Effect::Read => (
-            INVOKE_READ,
+            (INVOKE_READ, "Read from RUCKUS One"),
             "Call a read operation (checked against its schema first). Paged reads return \
-             at most `limit` rows and a `nextCursor` to pass back as `cursor`.",
+             whole rows (`limit`, at most 100, fewer when they would not fit) with the \
+             operation's usual `fields`, and a `nextCursor` to pass back as `cursor`.",
             ToolAnnotations::new()
                 .read_only(true)
                 .destructive(false)
                 .idempotent(true),
         ),
         Effect::Write => (
-            INVOKE_WRITE,
+            (INVOKE_WRITE, "Change RUCKUS One"),
             "Call a write operation (checked first). Asynchronous ones run as a task until \
              their activity ends.",
             ToolAnnotations::new()
@@ -120,7 +145,7 @@ fn invoke(effect: Effect) -> Tool {
                 .idempotent(false),
         ),
         Effect::Delete => (
-            INVOKE_DELETE,
+            (INVOKE_DELETE, "Delete from RUCKUS One"),
             "Call a delete operation. The user is asked to confirm first; declined means \
              nothing is deleted.",
             ToolAnnotations::new()
@@ -130,25 +155,36 @@ fn invoke(effect: Effect) -> Tool {
         ),
     };
     let mut properties = json!({
-        "operation": {"type": "string"},
+        "operation": {"type": "string", "maxLength": 300},
         "params": {"type": "object", "description": "Path, query and header parameters by name"},
-        "tenant": {"type": "string", "description": "Customer tenant id to act for (MSP)"}
+        "tenant": {"type": "string", "maxLength": 200, "description": "Customer tenant id to act for (MSP)"}
     });
     match effect {
         Effect::Read => {
             properties["body"] = json!({"description": "Request body, if the operation has one"});
             properties["limit"] = json!({"type": "integer", "minimum": 1, "maximum": 100});
-            properties["cursor"] = json!({"type": "string"});
+            properties["cursor"] = json!({"type": "string", "maxLength": 100});
+            properties["fields"] = json!({
+                "type": "array", "maxItems": 50,
+                "items": {"type": "string", "minLength": 1, "maxLength": 200},
+                "description": "Row fields to return (`a.b` for nested ones; [\"*\"]: whole rows); default: the operation's usual columns"
+            });
         }
         Effect::Write => properties["body"] = json!({"description": "Request body"}),
         Effect::Delete => properties["body"] = json!({"description": "Request body, if any"}),
     }
-    tool(
+    let tool = tool(
         name,
         description,
         json!({"type": "object", "properties": properties, "required": ["operation"]}),
         notes,
-    )
+    );
+    match effect {
+        Effect::Read => {
+            tool.with_raw_output_schema(Arc::new(object(crate::structured::read_schema())))
+        }
+        _ => tool,
+    }
 }
 
 /// The tool list as the client receives it (JSON), for measuring its size.

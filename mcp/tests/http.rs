@@ -45,6 +45,8 @@ async fn serve(args: &[&str], env: &[(&str, &str)]) -> Served {
         }
     };
     assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    // The server logs on standard error: keep reading it, so that no write meets a closed pipe.
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
     Served {
         child,
         url,

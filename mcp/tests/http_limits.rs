@@ -19,7 +19,7 @@ async fn serve(options: HttpOptions) -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("address");
     let server = Server::start(Policy::default(), async {
-        let connection = connect::local().await?;
+        let connection = connect::local(None).await?;
         let own = connection.local.as_ref().map(|sim| sim.tenant_id());
         Ok((connection, own))
     });

@@ -192,7 +192,7 @@ async fn a_delete_asks_first_and_does_nothing_when_declined() {
     let asked = agent.asked.lock().unwrap().clone();
     assert_eq!(asked.len(), 1);
     assert!(
-        asked[0].contains("`Annex`") && asked[0].contains(&id),
+        asked[0].contains("named \"Annex\"") && asked[0].contains(&format!("\"{id}\"")),
         "{asked:?}"
     );
     assert!(

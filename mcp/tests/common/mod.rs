@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod seeded;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -76,6 +78,12 @@ impl ClientHandler for Agent {
 }
 
 pub type Session = RunningService<RoleClient, Agent>;
+
+/// `ruckus-mcp` with `args`, and the environment `env` (owned).
+pub fn command_with(args: &[&str], env: &[(String, String)]) -> Command {
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    command(args, &env)
+}
 
 /// `ruckus-mcp` with `args`, and the environment `env`.
 pub fn command(args: &[&str], env: &[(&str, &str)]) -> Command {

@@ -2,7 +2,8 @@
 //! release mode, dev profile with `--quick`) started again and again, timed from the spawn to
 //! its answer to `initialize` on stdio (the simulator started in its process included).
 //! Tool list: the `tools` of its answer to `tools/list` with writes and deletes on (every
-//! tool listed), in characters and characters / 4 (a tokenizer-free token estimate).
+//! tool listed), in characters and characters / 4 (a tokenizer-free token estimate). Page
+//! sizes: `mcp_pages.rs`.
 
 use super::table::Row;
 use crate::cli::BenchArgs;
@@ -65,7 +66,7 @@ pub fn run(root: &Path, options: &BenchArgs, rows: &mut Vec<Row>) -> Result<(), 
         "tokens",
         verdict(chars / 4.0 < 2000.0, "< 2,000"),
     ));
-    Ok(())
+    super::mcp_pages::run(&binary, rows)
 }
 
 /// Builds `ruckus-mcp` and returns its path.

@@ -16,7 +16,9 @@
 //!   mode, dev profile with `--quick`): the first start in a process, one start to its first
 //!   answer (target < 50 ms) and 100 started at once.
 //! - `mcp`: start-up of `ruckus-mcp --local` to its `initialize` answer (target < 100 ms) and
-//!   the size of its tool list in characters and characters / 4 (target < 2,000).
+//!   the size of its tool list in characters and characters / 4 (target < 2,000); the text of
+//!   `invoke_read` pages of venues and APs, the default one (target <= 8,000 characters) and
+//!   one of 100 rows.
 //! - `batch`: `ruckus venues create --each` over 1,000 rows against the simulator with its
 //!   published limits on: wall time against the least the limits allow, rows left failed by
 //!   a 429, the journal's cost per row (see `batch.rs`).
@@ -44,6 +46,7 @@ mod compile;
 mod e2e;
 mod generator;
 mod mcp;
+mod mcp_pages;
 mod report;
 mod sim;
 mod synth;
