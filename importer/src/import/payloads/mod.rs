@@ -177,8 +177,24 @@ pub fn add_observed(
         .filter_map(Override::as_type)
         .filter_map(|o| o.rename.clone())
         .collect();
+    // Fields the people add to an imported type by an override are theirs to type: the import
+    // neither adds them nor makes a type for their values.
+    let people_add: BTreeSet<(&str, &str)> = areas
+        .iter()
+        .flat_map(|a| &a.overrides)
+        .filter_map(Override::as_type)
+        .flat_map(|o| {
+            o.fields
+                .iter()
+                .filter(|f| f.add)
+                .map(move |f| (o.target.as_str(), f.name.as_str()))
+        })
+        .collect();
     let mut added = 0;
     for ((ty, field), (seen, file, declared)) in observed.retyped {
+        if people_add.contains(&(ty.as_str(), field.as_str())) {
+            continue;
+        }
         // `seen` holds every value sent, those that fit the description's type included.
         if !walk::says_more(&declared, &seen) {
             continue;
@@ -200,6 +216,9 @@ pub fn add_observed(
         }
     }
     for ((ty, field), (seen, file)) in observed.fields {
+        if people_add.contains(&(ty.as_str(), field.as_str())) {
+            continue;
+        }
         let source = format!("payloads {file}");
         let wanted = format!("{ty}{}", ruckus_codegen::names::camel(&field));
         let mut synth = synth::Synth {
