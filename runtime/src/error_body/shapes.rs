@@ -294,7 +294,11 @@ impl ErrorBody {
 
 /// The field of the first entry with a text.
 fn field_of_first_text(details: &[ErrorDetail]) -> Option<&str> {
-    details.iter().find(|d| d.text().is_some())?.field.as_deref()
+    details
+        .iter()
+        .find(|d| d.text().is_some())?
+        .field
+        .as_deref()
 }
 
 fn first_text(details: &[ErrorDetail]) -> Option<&str> {
