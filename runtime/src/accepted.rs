@@ -297,30 +297,30 @@ mod tests {
     use super::{created_id, no_content};
 
     #[derive(serde::Deserialize, Debug, PartialEq)]
-    struct Envelope {
+    struct NoContent {
         #[serde(rename = "requestId")]
         request_id: Option<String>,
     }
 
     #[derive(serde::Deserialize, Debug)]
     #[allow(dead_code)]
-    struct Required {
+    struct NeedsId {
         id: String,
     }
 
     #[test]
     fn an_empty_answer_is_the_type_as_an_empty_object() {
         assert_eq!(
-            no_content::<Envelope>(b""),
-            Some(Envelope { request_id: None })
+            no_content::<NoContent>(b""),
+            Some(NoContent { request_id: None })
         );
         assert_eq!(
-            no_content::<Envelope>(b" \n"),
-            Some(Envelope { request_id: None })
+            no_content::<NoContent>(b" \n"),
+            Some(NoContent { request_id: None })
         );
         // Only an empty body, and only a type that needs nothing.
-        assert_eq!(no_content::<Envelope>(b"{}"), None);
-        assert!(no_content::<Required>(b"").is_none());
+        assert_eq!(no_content::<NoContent>(b"{}"), None);
+        assert!(no_content::<NeedsId>(b"").is_none());
     }
 
     #[test]

@@ -392,6 +392,24 @@ mod tests {
         );
     }
 
+    /// Issue 48: a `204` beside a JSON answer was dropped, so nine drafts declared one of their
+    /// two success statuses; beside a text answer it still is (one success shape).
+    #[test]
+    fn an_empty_204_stays_beside_a_json_answer() {
+        let content = |media: &str| {
+            let mut c = IndexMap::new();
+            c.insert(media.to_owned(), MediaType { schema: None });
+            c
+        };
+        let json = content("application/json");
+        let (out, _) = responses(&[(200, Some(&json)), (204, None)], "application/json");
+        let shown: Vec<(u16, bool)> = out.iter().map(|r| (r.status, r.ty.is_some())).collect();
+        assert_eq!(shown, [(200, true), (204, false)]);
+        let text = content("text/csv");
+        let (out, _) = responses(&[(200, Some(&text)), (204, None)], "application/json");
+        assert_eq!(out.iter().map(|r| r.status).collect::<Vec<_>>(), [200]);
+    }
+
     #[test]
     fn placeholders_in_path_order() {
         assert_eq!(placeholders("/a/{x}/b/{y}"), ["x", "y"]);

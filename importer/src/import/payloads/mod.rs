@@ -130,7 +130,7 @@ pub fn add_observed(
     curated: &BTreeMap<&str, (&str, &TypeDef)>,
     payloads: &Payloads,
 ) -> usize {
-    let observed = {
+    let mut observed = {
         let types = walk::Types::new(conv, curated, areas);
         let mut observed = Observed {
             listed: payloads.listed.clone(),
@@ -171,30 +171,16 @@ pub fn add_observed(
         observed
     };
     let fractional = fractional_fields(conv, curated);
-    let avoid: BTreeSet<String> = areas
-        .iter()
-        .flat_map(|a| &a.overrides)
-        .filter_map(Override::as_type)
-        .filter_map(|o| o.rename.clone())
-        .collect();
-    // Fields the people add to an imported type by an override are theirs to type: the import
-    // neither adds them nor makes a type for their values.
-    let people_add: BTreeSet<(&str, &str)> = areas
-        .iter()
-        .flat_map(|a| &a.overrides)
-        .filter_map(Override::as_type)
-        .flat_map(|o| {
-            o.fields
-                .iter()
-                .filter(|f| f.add)
-                .map(move |f| (o.target.as_str(), f.name.as_str()))
-        })
-        .collect();
+    let avoid = renamed(areas);
+    let people = people_added(areas);
+    observed
+        .retyped
+        .retain(|(t, f), _| !people.contains(&(t.as_str(), f.as_str())));
+    observed
+        .fields
+        .retain(|(t, f), _| !people.contains(&(t.as_str(), f.as_str())));
     let mut added = 0;
     for ((ty, field), (seen, file, declared)) in observed.retyped {
-        if people_add.contains(&(ty.as_str(), field.as_str())) {
-            continue;
-        }
         // `seen` holds every value sent, those that fit the description's type included.
         if !walk::says_more(&declared, &seen) {
             continue;
@@ -216,9 +202,6 @@ pub fn add_observed(
         }
     }
     for ((ty, field), (seen, file)) in observed.fields {
-        if people_add.contains(&(ty.as_str(), field.as_str())) {
-            continue;
-        }
         let source = format!("payloads {file}");
         let wanted = format!("{ty}{}", ruckus_codegen::names::camel(&field));
         let mut synth = synth::Synth {
@@ -242,6 +225,32 @@ pub fn add_observed(
         }
     }
     added
+}
+
+/// The new names the people give imported types, which a synthesised type must not take.
+fn renamed(areas: &[&Area]) -> BTreeSet<String> {
+    areas
+        .iter()
+        .flat_map(|a| &a.overrides)
+        .filter_map(Override::as_type)
+        .filter_map(|o| o.rename.clone())
+        .collect()
+}
+
+/// The fields the people add to an imported type by an override, `(type, field)`: theirs to
+/// type, so the import neither adds them nor makes a type for their values.
+fn people_added<'a>(areas: &[&'a Area]) -> BTreeSet<(&'a str, &'a str)> {
+    areas
+        .iter()
+        .flat_map(|a| &a.overrides)
+        .filter_map(Override::as_type)
+        .flat_map(|o| {
+            o.fields
+                .iter()
+                .filter(|f| f.add)
+                .map(move |f| (o.target.as_str(), f.name.as_str()))
+        })
+        .collect()
 }
 
 /// The wire names of fields the descriptions or the people type as `number` anywhere in the
