@@ -172,13 +172,7 @@ pub fn add_observed(
     };
     let fractional = fractional_fields(conv, curated);
     let avoid = renamed(areas);
-    let people = people_added(areas);
-    observed
-        .retyped
-        .retain(|(t, f), _| !people.contains(&(t.as_str(), f.as_str())));
-    observed
-        .fields
-        .retain(|(t, f), _| !people.contains(&(t.as_str(), f.as_str())));
+    leave_people_added(&mut observed, areas);
     let mut added = 0;
     for ((ty, field), (seen, file, declared)) in observed.retyped {
         // `seen` holds every value sent, those that fit the description's type included.
@@ -237,10 +231,10 @@ fn renamed(areas: &[&Area]) -> BTreeSet<String> {
         .collect()
 }
 
-/// The fields the people add to an imported type by an override, `(type, field)`: theirs to
-/// type, so the import neither adds them nor makes a type for their values.
-fn people_added<'a>(areas: &[&'a Area]) -> BTreeSet<(&'a str, &'a str)> {
-    areas
+/// Forgets what the payloads show of the fields the people add to an imported type by an
+/// override: theirs to type, so the import neither adds them nor makes a type for their values.
+fn leave_people_added(observed: &mut Observed, areas: &[&Area]) {
+    let people: BTreeSet<(&str, &str)> = areas
         .iter()
         .flat_map(|a| &a.overrides)
         .filter_map(Override::as_type)
@@ -250,7 +244,10 @@ fn people_added<'a>(areas: &[&'a Area]) -> BTreeSet<(&'a str, &'a str)> {
                 .filter(|f| f.add)
                 .map(move |f| (o.target.as_str(), f.name.as_str()))
         })
-        .collect()
+        .collect();
+    let added = |(t, f): &(String, String)| people.contains(&(t.as_str(), f.as_str()));
+    observed.retyped.retain(|k, _| !added(k));
+    observed.fields.retain(|k, _| !added(k));
 }
 
 /// The wire names of fields the descriptions or the people type as `number` anywhere in the
