@@ -196,7 +196,9 @@ impl<'a> Request<'a> {
             let answer = serde_json::from_slice::<Value>(raw.body()).unwrap_or(Value::Null);
             let body = match raw.json::<T>() {
                 Ok(body) => body,
-                Err(error) => accepted_anyway::<T>(&answer).ok_or(error)?,
+                Err(error) => accepted_anyway::<T>(&answer)
+                    .or_else(|| no_content::<T>(raw.body()))
+                    .ok_or(error)?,
             };
             let created_id = created_id(&answer);
             let request_id = match answer.get("requestId") {
@@ -265,6 +267,16 @@ fn accepted_anyway<T: DeserializeOwned>(answer: &Value) -> Option<T> {
         .ok()
 }
 
+/// The answer of a write done at once, with no body (a `204 No Content` where the service can
+/// also answer `202`): the type as an empty object, when it has no required field. It has no
+/// request id, so there is nothing to wait for ([`Accepted::wait`] says so).
+fn no_content<T: DeserializeOwned>(body: &[u8]) -> Option<T> {
+    if !body.iter().all(u8::is_ascii_whitespace) {
+        return None;
+    }
+    serde_json::from_value(Value::Object(serde_json::Map::new())).ok()
+}
+
 /// The id of what a write created, from its answer (see [`Accepted::created_id`]).
 fn created_id(answer: &Value) -> Option<String> {
     let id_of = |value: &Value| match value.get("id") {
@@ -282,7 +294,34 @@ fn created_id(answer: &Value) -> Option<String> {
 mod tests {
     use serde_json::json;
 
-    use super::created_id;
+    use super::{created_id, no_content};
+
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct NoContent {
+        #[serde(rename = "requestId")]
+        request_id: Option<String>,
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct NeedsId {
+        id: String,
+    }
+
+    #[test]
+    fn an_empty_answer_is_the_type_as_an_empty_object() {
+        assert_eq!(
+            no_content::<NoContent>(b""),
+            Some(NoContent { request_id: None })
+        );
+        assert_eq!(
+            no_content::<NoContent>(b" \n"),
+            Some(NoContent { request_id: None })
+        );
+        // Only an empty body, and only a type that needs nothing.
+        assert_eq!(no_content::<NoContent>(b"{}"), None);
+        assert!(no_content::<NeedsId>(b"").is_none());
+    }
 
     #[test]
     fn the_created_object_in_response() {

@@ -486,13 +486,16 @@ impl Validator {
             }
             return None;
         };
-        // An empty 2xx may stand beside raw JSON (decoded as `null`); otherwise one shape.
+        // An empty 2xx may stand beside raw JSON (decoded as `null`) and beside the JSON answer
+        // of an asynchronous write (a `202`: the runtime's `Accepted` takes an empty answer too);
+        // otherwise one shape.
         let raw = |t: &Option<TypeRef>| matches!(t, Some(TypeRef::Json | TypeRef::NotShown(_)));
+        let accepted = successes.iter().any(|s| s.status == 202);
         if successes.iter().any(|s| {
-            let empty_beside_raw = s.kind == ResponseKind::Empty
+            let empty_beside = s.kind == ResponseKind::Empty
                 && success.kind == ResponseKind::Json
-                && raw(&success.ty);
-            (s.kind != success.kind || s.ty != success.ty) && !empty_beside_raw
+                && (raw(&success.ty) || accepted);
+            (s.kind != success.kind || s.ty != success.ty) && !empty_beside
         }) {
             self.err(
                 &at.with(&["responses:"]),

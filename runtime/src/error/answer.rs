@@ -151,7 +151,8 @@ impl fmt::Debug for ApiError {
     }
 }
 
-/// One line: `HTTP <status> <reason>: <code>: <message> (request id <id>)`;
+/// One line: `HTTP <status> <reason>: <code>: <field>: <message> (request id <id>)`, the field
+/// where the body names the request field the message is about;
 /// without a code or message, the start of the body instead.
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -163,14 +164,18 @@ impl fmt::Display for ApiError {
         {
             write!(f, " {reason}")?;
         }
+        let field = self.0.detail.message_field();
+        let text = |t: &str| match field {
+            Some(field) if Some(t) == self.message() => {
+                format!("{}: {}", one_line(field, 100), one_line(t, MESSAGE_MAX))
+            }
+            _ => one_line(t, MESSAGE_MAX),
+        };
         match (self.code(), self.message()) {
-            (Some(code), Some(message)) if code != message => write!(
-                f,
-                ": {}: {}",
-                one_line(code, 100),
-                one_line(message, MESSAGE_MAX)
-            )?,
-            (Some(text), _) | (None, Some(text)) => write!(f, ": {}", one_line(text, MESSAGE_MAX))?,
+            (Some(code), Some(message)) if code != message => {
+                write!(f, ": {}: {}", one_line(code, 100), text(message))?
+            }
+            (Some(t), _) | (None, Some(t)) => write!(f, ": {}", text(t))?,
             (None, None) => {
                 let start = one_line(&String::from_utf8_lossy(&self.0.raw), 200);
                 if !start.is_empty() {

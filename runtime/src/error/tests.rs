@@ -188,3 +188,28 @@ fn snippet_truncates_on_char_boundary() {
     assert_eq!(s.chars().count(), 201);
     assert_eq!(snippet(b"\xff\xfe"), "\u{fffd}\u{fffd}");
 }
+
+/// Issue 48: the field of an MSP `errors` map reached `entries()` but not the one-line message.
+#[test]
+fn an_errors_map_shows_its_field_with_the_message() {
+    let e = Error::Api(ApiError::new(
+        400,
+        Some("r-1"),
+        Bytes::from_static(br#"{"errors": {"pageSize": "must be less than or equal to 500"}}"#),
+        false,
+        ErrorFamily::ErrorsMap,
+        &Redactor::default(),
+    ));
+    assert_eq!(
+        e.to_string(),
+        "HTTP 400 Bad Request: pageSize: must be less than or equal to 500 (request id r-1)"
+    );
+    assert_eq!(e.message(), Some("must be less than or equal to 500"));
+    // A validation entry's `field` too, after its code.
+    let e = api(
+        400,
+        None,
+        br#"{"errors":[{"code":"E-2","field":"name","message":"is blank"}]}"#,
+    );
+    assert_eq!(e.to_string(), "HTTP 400 Bad Request: E-2: name: is blank");
+}

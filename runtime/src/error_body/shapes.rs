@@ -187,6 +187,31 @@ impl ErrorBody {
         }
     }
 
+    /// The request field the [`message`](Self::message) is about, where the body names one:
+    /// the key of an `errors` map, or the `field` of the entry the message comes from.
+    pub fn message_field(&self) -> Option<&str> {
+        match self {
+            ErrorBody::ErrorsArray(body) => field_of_first_text(&body.errors),
+            ErrorBody::ErrorObject(body) => match body.error.text() {
+                Some(_) => body.error.field.as_deref(),
+                None => field_of_first_text(&body.root_causes),
+            },
+            ErrorBody::FlatObject(FlatObjectBody { error, .. }) => error.field.as_deref(),
+            ErrorBody::ErrorsMap(body) => body.errors.keys().next().map(String::as_str),
+            ErrorBody::StatusMessage(b) if b.message.is_none() && b.debug_message.is_none() => {
+                field_of_first_text(&b.errors)
+            }
+            ErrorBody::Portal(b)
+                if b.message.is_none()
+                    && b.detailed_message.is_none()
+                    && b.validation_errors.is_empty() =>
+            {
+                field_of_first_text(&b.errors)
+            }
+            ErrorBody::StatusMessage(_) | ErrorBody::Portal(_) | ErrorBody::Raw => None,
+        }
+    }
+
     /// The first service-specific error code in the body (such as
     /// `WIFI-10001`), if any. HTTP status texts are not codes: the
     /// `status` of [`StatusMessage`](ErrorBody::StatusMessage) and
@@ -265,6 +290,15 @@ impl ErrorBody {
         }
         entries
     }
+}
+
+/// The field of the first entry with a text.
+fn field_of_first_text(details: &[ErrorDetail]) -> Option<&str> {
+    details
+        .iter()
+        .find(|d| d.text().is_some())?
+        .field
+        .as_deref()
 }
 
 fn first_text(details: &[ErrorDetail]) -> Option<&str> {

@@ -65,13 +65,15 @@ impl<'ir> Types<'ir> {
     }
 }
 
-/// Walks `value` as a value of `ty` (of `api`), adding its comparisons to `tally`.
+/// Walks `value` as a value of `ty` (of `api`), adding its comparisons to `tally`. A value
+/// that is not of the type's JSON type at all (a list for an object) is one disagreement at
+/// `at`.
 pub fn walk(types: &Types, api: &ApiIr, ty: &TypeRef, value: &Value, at: &str, tally: &mut Tally) {
     Walk {
         types,
         api: &api.name,
     }
-    .value(ty, value, at, tally)
+    .element(ty, value, at, tally)
 }
 
 struct Walk<'a, 'ir> {

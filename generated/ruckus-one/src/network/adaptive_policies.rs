@@ -104,6 +104,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `policySetId`: string
     /// - Path parameter `policyId`: string
     /// - Response 200: `json`
+    /// - Response 204: no body
     /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
     ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
     ///   - `Json`: Accept `application/json`
@@ -530,6 +531,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `templateId`: string
     /// - Path parameter `policyId`: string
     /// - Response 200: `json`
+    /// - Response 204: no body
     /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
     ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
     ///   - `Json`: Accept `application/json`
@@ -629,6 +631,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `policyId`: string
     /// - Path parameter `conditionId`: string
     /// - Response 200: `json`
+    /// - Response 204: no body
     /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
     ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
     ///   - `Json`: Accept `application/json`
@@ -729,6 +732,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     ///
     /// - Path parameter `policySetId`: string
     /// - Response 200: `json`
+    /// - Response 204: no body
     /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
     ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
     ///   - `Json`: Accept `application/json`

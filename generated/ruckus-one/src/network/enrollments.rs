@@ -182,6 +182,7 @@ impl<'a> EnrollmentsClient<'a> {
     /// - Path parameter `stepId`: string
     /// - Request body (json, optional, builder method `body`): `UpdateStepRequest`
     /// - Response 202: `AcceptedResponse`
+    /// - Response 204: no body
     /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
     ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
     ///   - `Json`: Accept `application/json`, Content-Type `application/json`

@@ -218,6 +218,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     ///
     /// - Path parameter `groupId`: string
     /// - Response 200: `json`
+    /// - Response 204: no body
     /// - Provenance: reference (radius_attribute_group_management_api-1.0.8.yaml deleteAttributeGroup).
     #[doc(alias = "/radiusAttributeGroups/{groupId}")]
     #[doc(alias = "DELETE /radiusAttributeGroups/{groupId}")]
@@ -364,6 +365,7 @@ impl<'a> RadiusAttributeGroupsClient<'a> {
     /// - Path parameter `groupId`: string
     /// - Path parameter `assignmentId`: string
     /// - Response 200: `json`
+    /// - Response 204: no body
     /// - Provenance: reference (radius_attribute_group_management_api-1.0.8.yaml deleteExternalAssignment).
     #[doc(alias = "/radiusAttributeGroups/{groupId}/assignments/{assignmentId}")]
     #[doc(alias = "DELETE /radiusAttributeGroups/{groupId}/assignments/{assignmentId}")]

@@ -178,6 +178,7 @@ impl<'a> WorkflowsClient<'a> {
     ///
     /// - Path parameter `actionId`: string
     /// - Response 202: `WorkflowAcceptedResponse`
+    /// - Response 204: no body
     /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
     ///   - `V1`: Accept `application/vnd.ruckus.v1+json`
     ///   - `Json`: Accept `application/json`
@@ -214,6 +215,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Path parameter `actionId`: string
     /// - Request body (json, required): `json`
     /// - Response 202: `AcceptedResponse3`
+    /// - Response 204: no body
     /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
     ///   - `V1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
     ///   - `Json`: Accept `application/json`, Content-Type `application/json`

@@ -17548,7 +17548,13 @@ impl support::Sample for ruckus_one::network::common::DynamicQueryPayload {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::ApRadio {
     fn sample() -> Self {
         {
@@ -17586,7 +17592,13 @@ impl support::Sample for ruckus_one::network::common::ApRadio {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::ApSystem {
     fn sample() -> Self {
         {
@@ -17620,7 +17632,13 @@ impl support::Sample for ruckus_one::network::common::ApSystem {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::CellularInfo {
     fn sample() -> Self {
         {
@@ -17722,7 +17740,13 @@ impl support::Sample for ruckus_one::network::common::CellularInfo {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::GeoLocation {
     fn sample() -> Self {
         {
@@ -17756,7 +17780,13 @@ impl support::Sample for ruckus_one::network::common::GeoLocation {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::AfcInfo {
     fn sample() -> Self {
         {
@@ -17800,7 +17830,13 @@ impl support::Sample for ruckus_one::network::common::AfcInfo {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::ApLanPortStatus {
     fn sample() -> Self {
         {
@@ -17826,7 +17862,13 @@ impl support::Sample for ruckus_one::network::common::ApLanPortStatus {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::ApStatusData {
     fn sample() -> Self {
         {
@@ -42311,6 +42353,15 @@ impl support::Sample for ruckus_one::network::common::SwitchClient {
         {
             let mut value = Self::new()
                 .with_client_auth_type("sample".to_owned())
+                .with_client_auth_status("sample".to_owned())
+                .with_client_user_name("sample".to_owned())
+                .with_client_up_time("sample".to_owned())
+                .with_ruckus_ap(true)
+                .with_tenant_id("sample".to_owned())
+                .with_timestamp(1)
+                .with_updated_time(1)
+                .with_type("sample".to_owned())
+                .with_unit_id("sample".to_owned())
                 .with_id("sample".to_owned())
                 .with_client_mac("sample".to_owned())
                 .with_client_ipv4_addr("sample".to_owned())
@@ -42346,6 +42397,15 @@ impl support::Sample for ruckus_one::network::common::SwitchClient {
     fn sample_json() -> serde_json::Value {
         support::object([
             ("clientAuthType", serde_json::Value::from("sample")),
+            ("clientAuthStatus", serde_json::Value::from("sample")),
+            ("clientUserName", serde_json::Value::from("sample")),
+            ("clientUpTime", serde_json::Value::from("sample")),
+            ("ruckusAP", serde_json::Value::from(true)),
+            ("tenantId", serde_json::Value::from("sample")),
+            ("timestamp", serde_json::Value::from(1)),
+            ("updatedTime", serde_json::Value::from(1)),
+            ("type", serde_json::Value::from("sample")),
+            ("unitId", serde_json::Value::from("sample")),
             ("id", serde_json::Value::from("sample")),
             ("clientMac", serde_json::Value::from("sample")),
             ("clientIpv4Addr", serde_json::Value::from("sample")),

@@ -268,8 +268,8 @@ fn request<'v>(
     }
 }
 
-/// The success answers: one shape for all (a typed JSON answer drops an empty status beside
-/// it, since the spec has one success type); a route without one answers an empty 200.
+/// The success answers: one shape for all, and beside a JSON answer the empty statuses (such as
+/// a `204`) the route also answers; a route without one answers an empty 200.
 fn responses<'v>(
     successes: &[(u16, Option<&'v IndexMap<String, MediaType>>)],
     media: &str,
@@ -307,14 +307,22 @@ fn responses<'v>(
     } else {
         (Some(ResponseKind::Binary), Some(first), None)
     };
+    let has_body = |s: u16, c: Option<&IndexMap<String, MediaType>>| {
+        s != 204 && c.is_some_and(|c| !c.is_empty())
+    };
     let out = successes
         .iter()
-        .filter(|(s, c)| *s != 204 && c.is_some_and(|c| !c.is_empty()))
-        .map(|(s, _)| Response {
-            kind,
-            ty: kind.is_none().then(|| TypeExpr::Name("json".into())),
-            media_type: media_type.clone(),
-            ..empty(*s)
+        .filter_map(|(s, c)| match (has_body(*s, *c), kind) {
+            (true, _) => Some(Response {
+                kind,
+                ty: kind.is_none().then(|| TypeExpr::Name("json".into())),
+                media_type: media_type.clone(),
+                ..empty(*s)
+            }),
+            // An empty status beside a JSON answer stays (the client takes either); beside a
+            // text or binary answer it is dropped, since the spec has one success shape.
+            (false, None) => Some(empty(*s)),
+            (false, Some(_)) => None,
         })
         .collect();
     (out, schema)
@@ -382,6 +390,24 @@ mod tests {
             spec_media("application/ruckus.one.v1-synchronous+json", "ruckus"),
             "application/json"
         );
+    }
+
+    /// Issue 48: a `204` beside a JSON answer was dropped, so nine drafts declared one of their
+    /// two success statuses; beside a text answer it still is (one success shape).
+    #[test]
+    fn an_empty_204_stays_beside_a_json_answer() {
+        let content = |media: &str| {
+            let mut c = IndexMap::new();
+            c.insert(media.to_owned(), MediaType { schema: None });
+            c
+        };
+        let json = content("application/json");
+        let (out, _) = responses(&[(200, Some(&json)), (204, None)], "application/json");
+        let shown: Vec<(u16, bool)> = out.iter().map(|r| (r.status, r.ty.is_some())).collect();
+        assert_eq!(shown, [(200, true), (204, false)]);
+        let text = content("text/csv");
+        let (out, _) = responses(&[(200, Some(&text)), (204, None)], "application/json");
+        assert_eq!(out.iter().map(|r| r.status).collect::<Vec<_>>(), [200]);
     }
 
     #[test]

@@ -130,7 +130,7 @@ pub fn add_observed(
     curated: &BTreeMap<&str, (&str, &TypeDef)>,
     payloads: &Payloads,
 ) -> usize {
-    let observed = {
+    let mut observed = {
         let types = walk::Types::new(conv, curated, areas);
         let mut observed = Observed {
             listed: payloads.listed.clone(),
@@ -171,12 +171,8 @@ pub fn add_observed(
         observed
     };
     let fractional = fractional_fields(conv, curated);
-    let avoid: BTreeSet<String> = areas
-        .iter()
-        .flat_map(|a| &a.overrides)
-        .filter_map(Override::as_type)
-        .filter_map(|o| o.rename.clone())
-        .collect();
+    let avoid = renamed(areas);
+    leave_people_added(&mut observed, areas);
     let mut added = 0;
     for ((ty, field), (seen, file, declared)) in observed.retyped {
         // `seen` holds every value sent, those that fit the description's type included.
@@ -223,6 +219,35 @@ pub fn add_observed(
         }
     }
     added
+}
+
+/// The new names the people give imported types, which a synthesised type must not take.
+fn renamed(areas: &[&Area]) -> BTreeSet<String> {
+    areas
+        .iter()
+        .flat_map(|a| &a.overrides)
+        .filter_map(Override::as_type)
+        .filter_map(|o| o.rename.clone())
+        .collect()
+}
+
+/// Forgets what the payloads show of the fields the people add to an imported type by an
+/// override: theirs to type, so the import neither adds them nor makes a type for their values.
+fn leave_people_added(observed: &mut Observed, areas: &[&Area]) {
+    let people: BTreeSet<(&str, &str)> = areas
+        .iter()
+        .flat_map(|a| &a.overrides)
+        .filter_map(Override::as_type)
+        .flat_map(|o| {
+            o.fields
+                .iter()
+                .filter(|f| f.add)
+                .map(move |f| (o.target.as_str(), f.name.as_str()))
+        })
+        .collect();
+    let added = |(t, f): &(String, String)| people.contains(&(t.as_str(), f.as_str()));
+    observed.retyped.retain(|k, _| !added(k));
+    observed.fields.retain(|k, _| !added(k));
 }
 
 /// The wire names of fields the descriptions or the people type as `number` anywhere in the

@@ -1339,7 +1339,13 @@ impl AdaptiveRadiusWorkflowQueryData {
         self
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl AfcInfo {
     /// Creates a value with every field empty.
     #[inline]
@@ -1675,7 +1681,13 @@ impl ApGroupQueryDataMembers {
         self
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl ApLanPortStatus {
     /// Creates a value with every field empty.
     #[inline]
@@ -1755,7 +1767,13 @@ impl ApModelFirmwareMappingData {
         self
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl ApRadio {
     /// Creates a value with every field empty.
     #[inline]
@@ -1813,7 +1831,13 @@ impl ApRadio {
         self
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl ApStatusData {
     /// Creates a value with every field empty.
     #[inline]
@@ -1856,7 +1880,13 @@ impl ApStatusData {
         self
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl ApSystem {
     /// Creates a value with every field empty.
     #[inline]
@@ -2691,7 +2721,13 @@ impl CapabilitiesLanPort {
         self
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl CellularInfo {
     /// Creates a value with every field empty.
     #[inline]
@@ -6142,7 +6178,13 @@ impl FileResponse {
         }
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl GeoLocation {
     /// Creates a value with every field empty.
     #[inline]
@@ -12674,6 +12716,15 @@ impl SwitchClient {
     pub fn new() -> Self {
         Self {
             client_auth_type: None,
+            client_auth_status: None,
+            client_user_name: None,
+            client_up_time: None,
+            ruckus_ap: None,
+            tenant_id: None,
+            timestamp: None,
+            updated_time: None,
+            type_: None,
+            unit_id: None,
             id: None,
             client_mac: None,
             client_ipv4_addr: None,
@@ -12703,6 +12754,51 @@ impl SwitchClient {
     /// Sets `clientAuthType`.
     pub fn with_client_auth_type(mut self, value: impl Into<String>) -> Self {
         self.client_auth_type = Some(value.into());
+        self
+    }
+    /// Sets `clientAuthStatus`.
+    pub fn with_client_auth_status(mut self, value: impl Into<String>) -> Self {
+        self.client_auth_status = Some(value.into());
+        self
+    }
+    /// Sets `clientUserName`.
+    pub fn with_client_user_name(mut self, value: impl Into<String>) -> Self {
+        self.client_user_name = Some(value.into());
+        self
+    }
+    /// Sets `clientUpTime`.
+    pub fn with_client_up_time(mut self, value: impl Into<String>) -> Self {
+        self.client_up_time = Some(value.into());
+        self
+    }
+    /// Sets `ruckusAP`.
+    pub fn with_ruckus_ap(mut self, value: impl Into<bool>) -> Self {
+        self.ruckus_ap = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `timestamp`.
+    pub fn with_timestamp(mut self, value: impl Into<i64>) -> Self {
+        self.timestamp = Some(value.into());
+        self
+    }
+    /// Sets `updatedTime`.
+    pub fn with_updated_time(mut self, value: impl Into<i64>) -> Self {
+        self.updated_time = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `unitId`.
+    pub fn with_unit_id(mut self, value: impl Into<String>) -> Self {
+        self.unit_id = Some(value.into());
         self
     }
     /// Sets `id`.

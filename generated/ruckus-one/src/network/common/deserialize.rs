@@ -715,7 +715,13 @@ impl<'de> serde::Deserialize<'de> for AdminQueryRequestSortOrder {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for AfcInfo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -961,7 +967,13 @@ impl<'de> serde::Deserialize<'de> for ApGroupQueryDataMembers {
         )
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for ApLanPortStatus {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1026,7 +1038,13 @@ impl<'de> serde::Deserialize<'de> for ApModelFirmwareMappingData {
         )
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for ApRadio {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1083,7 +1101,13 @@ impl<'de> serde::Deserialize<'de> for ApSettingsMethod {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for ApStatusData {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1107,7 +1131,13 @@ impl<'de> serde::Deserialize<'de> for ApStatusData {
         )
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for ApSystem {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1566,7 +1596,13 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesLanPort {
         )
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for CellularInfo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3506,7 +3542,13 @@ impl<'de> serde::Deserialize<'de> for FlowLevel {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for GeoLocation {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -7273,6 +7315,15 @@ impl<'de> serde::Deserialize<'de> for SwitchClient {
         ) -> Option<SwitchClient> {
             Some(SwitchClient {
                 client_auth_type: f.optional("clientAuthType"),
+                client_auth_status: f.optional("clientAuthStatus"),
+                client_user_name: f.optional("clientUserName"),
+                client_up_time: f.optional("clientUpTime"),
+                ruckus_ap: f.optional("ruckusAP"),
+                tenant_id: f.optional("tenantId"),
+                timestamp: f.optional("timestamp"),
+                updated_time: f.optional("updatedTime"),
+                type_: f.optional("type"),
+                unit_id: f.optional("unitId"),
                 id: f.optional("id"),
                 client_mac: f.optional("clientMac"),
                 client_ipv4_addr: f.optional("clientIpv4Addr"),

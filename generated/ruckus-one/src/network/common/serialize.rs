@@ -634,7 +634,13 @@ impl serde::Serialize for AdminQueryRequestSortOrder {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl ruckus_one_runtime::internal::object::WriteFields for AfcInfo {
     fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
         let v = self;
@@ -648,7 +654,13 @@ impl ruckus_one_runtime::internal::object::WriteFields for AfcInfo {
         w.rest(&v.additional_fields);
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for AfcInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
@@ -819,7 +831,13 @@ impl serde::Serialize for ApGroupQueryDataMembers {
         ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl ruckus_one_runtime::internal::object::WriteFields for ApLanPortStatus {
     fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
         let v = self;
@@ -828,7 +846,13 @@ impl ruckus_one_runtime::internal::object::WriteFields for ApLanPortStatus {
         w.rest(&v.additional_fields);
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for ApLanPortStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
@@ -864,7 +888,13 @@ impl serde::Serialize for ApModelFirmwareMappingData {
         ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl ruckus_one_runtime::internal::object::WriteFields for ApRadio {
     fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
         let v = self;
@@ -879,7 +909,13 @@ impl ruckus_one_runtime::internal::object::WriteFields for ApRadio {
         w.rest(&v.additional_fields);
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for ApRadio {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
@@ -909,7 +945,13 @@ impl serde::Serialize for ApSettingsMethod {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl ruckus_one_runtime::internal::object::WriteFields for ApStatusData {
     fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
         let v = self;
@@ -921,13 +963,25 @@ impl ruckus_one_runtime::internal::object::WriteFields for ApStatusData {
         w.rest(&v.additional_fields);
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for ApStatusData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl ruckus_one_runtime::internal::object::WriteFields for ApSystem {
     fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
         let v = self;
@@ -940,7 +994,13 @@ impl ruckus_one_runtime::internal::object::WriteFields for ApSystem {
         w.rest(&v.additional_fields);
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for ApSystem {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
@@ -1419,7 +1479,13 @@ impl serde::Serialize for CapabilitiesLanPort {
         ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl ruckus_one_runtime::internal::object::WriteFields for CellularInfo {
     fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
         let v = self;
@@ -1466,7 +1532,13 @@ impl ruckus_one_runtime::internal::object::WriteFields for CellularInfo {
         w.rest(&v.additional_fields);
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for CellularInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
@@ -3127,7 +3199,13 @@ impl serde::Serialize for FlowLevel {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl ruckus_one_runtime::internal::object::WriteFields for GeoLocation {
     fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
         let v = self;
@@ -3140,7 +3218,13 @@ impl ruckus_one_runtime::internal::object::WriteFields for GeoLocation {
         w.rest(&v.additional_fields);
     }
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for GeoLocation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
@@ -6527,6 +6611,15 @@ impl ruckus_one_runtime::internal::object::WriteFields for SwitchClient {
     fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
         let v = self;
         w.optional("clientAuthType", &v.client_auth_type);
+        w.optional("clientAuthStatus", &v.client_auth_status);
+        w.optional("clientUserName", &v.client_user_name);
+        w.optional("clientUpTime", &v.client_up_time);
+        w.optional("ruckusAP", &v.ruckus_ap);
+        w.optional("tenantId", &v.tenant_id);
+        w.optional("timestamp", &v.timestamp);
+        w.optional("updatedTime", &v.updated_time);
+        w.optional("type", &v.type_);
+        w.optional("unitId", &v.unit_id);
         w.optional("id", &v.id);
         w.optional("clientMac", &v.client_mac);
         w.optional("clientIpv4Addr", &v.client_ipv4_addr);

@@ -553,7 +553,13 @@ pub struct AdaptiveRadiusWorkflowQueryData {
         ruckus_one_runtime::RawJson,
     >,
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AfcInfoDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -733,7 +739,13 @@ pub struct ApGroupQueryDataMembers {
         ruckus_one_runtime::RawJson,
     >,
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 /// The LAN port status of an AP query row.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml LanPortStatusDto).
@@ -795,7 +807,13 @@ pub struct ApModelFirmwareMappingData {
         ruckus_one_runtime::RawJson,
     >,
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APRadioDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -821,7 +839,13 @@ pub struct ApRadio {
         ruckus_one_runtime::RawJson,
     >,
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APStatusDataDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -839,7 +863,13 @@ pub struct ApStatusData {
         ruckus_one_runtime::RawJson,
     >,
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APSystemDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -1238,7 +1268,13 @@ pub struct CapabilitiesLanPort {
         ruckus_one_runtime::RawJson,
     >,
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -2750,7 +2786,13 @@ pub struct FileResponse {
         ruckus_one_runtime::RawJson,
     >,
 }
-#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-venues"
+    )
+)]
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GeoLocationDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
@@ -5790,6 +5832,51 @@ pub struct SwitchClient {
     ///
     /// Wire name `clientAuthType`; `string`; optional.
     pub client_auth_type: Option<String>,
+    /// The client's authentication state, such as `NO_AUTH`.
+    ///
+    /// Wire name `clientAuthStatus`; `string`; optional.
+    /// Provenance: inferred (payloads ui-fixtures/query_switch_clients_legacy/03-05.json (a switch client row each) send it as text).
+    pub client_auth_status: Option<String>,
+    /// The user name the client authenticated with (empty without one).
+    ///
+    /// Wire name `clientUserName`; `string`; optional.
+    /// Provenance: inferred (payloads ui-fixtures/query_switch_clients_legacy/03-05.json (a switch client row each) send it as text).
+    pub client_user_name: Option<String>,
+    /// How long the client has been connected, as the service counts it (digits as text).
+    ///
+    /// Wire name `clientUpTime`; `string`; optional.
+    /// Provenance: inferred (payloads ui-fixtures/query_switch_clients_legacy/03-05.json (a switch client row each) send it as digits in text).
+    pub client_up_time: Option<String>,
+    /// Whether the client is a RUCKUS AP.
+    ///
+    /// Wire name `ruckusAP`; `boolean`; optional.
+    /// Provenance: inferred (payloads ui-fixtures/query_switch_clients_legacy/03-05.json (a switch client row each) send it as a boolean).
+    pub ruckus_ap: Option<bool>,
+    /// The tenant the client belongs to.
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    /// Provenance: inferred (payloads ui-fixtures/query_switch_clients_legacy/03-05.json (a switch client row each) send it as text).
+    pub tenant_id: Option<String>,
+    /// When the row was taken (milliseconds since the epoch).
+    ///
+    /// Wire name `timestamp`; `integer`; optional.
+    /// Provenance: inferred (payloads ui-fixtures/query_switch_clients_legacy/03-05.json (a switch client row each) send it as an integer).
+    pub timestamp: Option<i64>,
+    /// When the row last changed (milliseconds since the epoch).
+    ///
+    /// Wire name `updatedTime`; `integer`; optional.
+    /// Provenance: inferred (payloads ui-fixtures/query_switch_clients_legacy/03-05.json (a switch client row each) send it as an integer).
+    pub updated_time: Option<i64>,
+    /// The kind of row (`sclient`).
+    ///
+    /// Wire name `type`; `string`; optional.
+    /// Provenance: inferred (payloads ui-fixtures/query_switch_clients_legacy/03-05.json (a switch client row each) send it as text).
+    pub type_: Option<String>,
+    /// The serial number of the stack unit the client is connected to.
+    ///
+    /// Wire name `unitId`; `string`; optional.
+    /// Provenance: inferred (payloads ui-fixtures/query_switch_clients_legacy/03-05.json (a switch client row each) send it as text).
+    pub unit_id: Option<String>,
     /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).
     pub id: Option<String>,
     /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SwitchClientDto).

@@ -44,7 +44,7 @@ pub struct EthernetPort {
     pub updated_at: Option<String>,
     /// Format: uuid.
     pub identity_id: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/query_identities/03.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/query_identities/02.json).
     pub persona_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

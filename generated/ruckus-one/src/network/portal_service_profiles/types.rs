@@ -122,7 +122,7 @@ pub struct PortalServiceProfileContent {
     pub terms_condition: Option<String>,
     pub component_display: Option<ComponentDisplay>,
     pub display_lang_code: Option<String>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/get_portal_service_profile/01.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_template_portal_service_profile/01.json).
     pub alternative_lang: Option<PortalServiceProfileContentAlternativeLang>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
@@ -130,7 +130,7 @@ pub struct PortalServiceProfileContent {
         ruckus_one_runtime::RawJson,
     >,
 }
-/// Provenance: reference (payloads ui-fixtures/get_portal_service_profile/01.json).
+/// Provenance: reference (payloads ui-fixtures/get_template_portal_service_profile/01.json).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -1388,6 +1388,21 @@ impl ApLogs {
         self
     }
 }
+impl ApMeshRootAp {
+    /// Creates a value with every field empty.
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+}
 impl ApNeighborPage {
     /// Creates a value with every field empty.
     #[inline]
@@ -2715,6 +2730,16 @@ impl VenueApRow {
             power_saving_status: None,
             root: None,
             venue_name: None,
+            ip: None,
+            ext_ip: None,
+            ap_status_data: None,
+            last_upd_time: None,
+            device_status_severity: None,
+            device_model_type: None,
+            is_mesh_enable: None,
+            root_ap: None,
+            ap_up_rssi: None,
+            ap_down_rssi: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -2922,6 +2947,59 @@ impl VenueApRow {
     /// Sets `venueName`.
     pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
         self.venue_name = Some(value.into());
+        self
+    }
+    /// Sets `IP`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `extIp`.
+    pub fn with_ext_ip(mut self, value: impl Into<String>) -> Self {
+        self.ext_ip = Some(value.into());
+        self
+    }
+    /// Sets `apStatusData`.
+    pub fn with_ap_status_data(
+        mut self,
+        value: impl Into<super::common::ApStatusData>,
+    ) -> Self {
+        self.ap_status_data = Some(value.into());
+        self
+    }
+    /// Sets `lastUpdTime`.
+    pub fn with_last_upd_time(mut self, value: impl Into<String>) -> Self {
+        self.last_upd_time = Some(value.into());
+        self
+    }
+    /// Sets `deviceStatusSeverity`.
+    pub fn with_device_status_severity(mut self, value: impl Into<String>) -> Self {
+        self.device_status_severity = Some(value.into());
+        self
+    }
+    /// Sets `deviceModelType`.
+    pub fn with_device_model_type(mut self, value: impl Into<String>) -> Self {
+        self.device_model_type = Some(value.into());
+        self
+    }
+    /// Sets `isMeshEnable`.
+    pub fn with_is_mesh_enable(mut self, value: impl Into<bool>) -> Self {
+        self.is_mesh_enable = Some(value.into());
+        self
+    }
+    /// Sets `rootAP`.
+    pub fn with_root_ap(mut self, value: impl Into<ApMeshRootAp>) -> Self {
+        self.root_ap = Some(value.into());
+        self
+    }
+    /// Sets `apUpRssi`.
+    pub fn with_ap_up_rssi(mut self, value: impl Into<i64>) -> Self {
+        self.ap_up_rssi = Some(value.into());
+        self
+    }
+    /// Sets `apDownRssi`.
+    pub fn with_ap_down_rssi(mut self, value: impl Into<i64>) -> Self {
+        self.ap_down_rssi = Some(value.into());
         self
     }
 }

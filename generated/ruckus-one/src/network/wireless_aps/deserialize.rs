@@ -685,6 +685,25 @@ impl<'de> serde::Deserialize<'de> for ApLogs {
         )
     }
 }
+impl<'de> serde::Deserialize<'de> for ApMeshRootAp {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::internal::object::Fields,
+        ) -> Option<ApMeshRootAp> {
+            Some(ApMeshRootAp {
+                name: f.optional("name"),
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::internal::object::Fields::decode(
+            deserializer,
+            "ApMeshRootAp",
+            fields,
+        )
+    }
+}
 impl<'de> serde::Deserialize<'de> for ApNeighborPage {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1596,6 +1615,16 @@ impl<'de> serde::Deserialize<'de> for VenueApRow {
                 power_saving_status: f.optional("powerSavingStatus"),
                 root: f.optional("root"),
                 venue_name: f.optional("venueName"),
+                ip: f.optional("IP"),
+                ext_ip: f.optional("extIp"),
+                ap_status_data: f.optional("apStatusData"),
+                last_upd_time: f.optional("lastUpdTime"),
+                device_status_severity: f.optional("deviceStatusSeverity"),
+                device_model_type: f.optional("deviceModelType"),
+                is_mesh_enable: f.optional("isMeshEnable"),
+                root_ap: f.optional("rootAP"),
+                ap_up_rssi: f.optional("apUpRssi"),
+                ap_down_rssi: f.optional("apDownRssi"),
                 additional_fields: f.rest(),
             })
         }

@@ -497,6 +497,18 @@ impl serde::Serialize for ApLogs {
         ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
     }
 }
+impl ruckus_one_runtime::internal::object::WriteFields for ApMeshRootAp {
+    fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
+        let v = self;
+        w.optional("name", &v.name);
+        w.rest(&v.additional_fields);
+    }
+}
+impl serde::Serialize for ApMeshRootAp {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ruckus_one_runtime::internal::object::Writer::encode(serializer, self)
+    }
+}
 impl ruckus_one_runtime::internal::object::WriteFields for ApNeighborPage {
     fn write_fields(&self, w: &mut ruckus_one_runtime::internal::object::Writer) {
         let v = self;
@@ -1076,6 +1088,16 @@ impl ruckus_one_runtime::internal::object::WriteFields for VenueApRow {
         w.optional("powerSavingStatus", &v.power_saving_status);
         w.optional("root", &v.root);
         w.optional("venueName", &v.venue_name);
+        w.optional("IP", &v.ip);
+        w.optional("extIp", &v.ext_ip);
+        w.optional("apStatusData", &v.ap_status_data);
+        w.optional("lastUpdTime", &v.last_upd_time);
+        w.optional("deviceStatusSeverity", &v.device_status_severity);
+        w.optional("deviceModelType", &v.device_model_type);
+        w.optional("isMeshEnable", &v.is_mesh_enable);
+        w.optional("rootAP", &v.root_ap);
+        w.optional("apUpRssi", &v.ap_up_rssi);
+        w.optional("apDownRssi", &v.ap_down_rssi);
         w.rest(&v.additional_fields);
     }
 }

@@ -670,6 +670,24 @@ pub struct ApLogs {
         ruckus_one_runtime::RawJson,
     >,
 }
+/// The root AP of a mesh AP, as an AP query row names it.
+///
+/// Provenance: inferred (payloads ui-fixtures/query_venue_aps/13.json and 17.json (`rootAP: {"name": ...}`)).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ApMeshRootAp {
+    /// The root AP's name.
+    ///
+    /// Wire name `name`; `string`; optional.
+    pub name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<
+        String,
+        ruckus_one_runtime::RawJson,
+    >,
+}
 /// Answer of the AP neighbor query: the neighbors in `neighbors`.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighborQueryData).
@@ -1325,6 +1343,56 @@ pub struct VenueApRow {
     pub root: Option<VenueApRowRoot>,
     /// May be null. Provenance: reference (payloads ui-fixtures/query_venue_aps/02.json).
     pub venue_name: Option<String>,
+    /// The AP's IP address on its LAN (empty when not known).
+    ///
+    /// Wire name `IP`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto (IP); payloads ui-fixtures/query_venue_aps/05.json).
+    pub ip: Option<String>,
+    /// The public address the AP reaches the cloud from (empty when not known).
+    ///
+    /// Wire name `extIp`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto (extIp); payloads ui-fixtures/query_venue_aps/05.json).
+    pub ext_ip: Option<String>,
+    /// The AP's last reported radios, uptime, LAN ports and cellular data.
+    ///
+    /// Wire name `apStatusData`; `ApStatusData`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto (apStatusData); payloads ui-fixtures/query_venue_aps/05.json, 13.json).
+    pub ap_status_data: Option<super::common::ApStatusData>,
+    /// When the AP's record last changed (ISO 8601).
+    ///
+    /// Wire name `lastUpdTime`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto (lastUpdTime); payloads ui-fixtures/query_venue_aps/05.json, 13.json).
+    pub last_upd_time: Option<String>,
+    /// The severity group of `deviceStatus`, such as `2_Operational`.
+    ///
+    /// Wire name `deviceStatusSeverity`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto (deviceStatusSeverity); payloads ui-fixtures/query_venue_aps/05.json, 13.json).
+    pub device_status_severity: Option<String>,
+    /// Whether the model is an indoor or outdoor AP (`Indoor`; empty when not known).
+    ///
+    /// Wire name `deviceModelType`; `string`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto (deviceModelType); payloads ui-fixtures/query_venue_aps/05.json).
+    pub device_model_type: Option<String>,
+    /// Whether mesh is on for the AP.
+    ///
+    /// Wire name `isMeshEnable`; `boolean`; optional.
+    /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto (isMeshEnable); payloads ui-fixtures/query_venue_aps/13.json).
+    pub is_mesh_enable: Option<bool>,
+    /// The root AP of the AP's mesh tree.
+    ///
+    /// Wire name `rootAP`; `ApMeshRootAp`; optional.
+    /// Provenance: inferred (payloads ui-fixtures/query_venue_aps/13.json and 17.json send `{"name": ...}` for a mesh AP; no description names it).
+    pub root_ap: Option<ApMeshRootAp>,
+    /// Signal strength of the AP's mesh uplink.
+    ///
+    /// Wire name `apUpRssi`; `integer`; optional.
+    /// Provenance: inferred (payloads ui-fixtures/query_venue_aps/13.json and 17.json send integers beside the other mesh fields; no description names it).
+    pub ap_up_rssi: Option<i64>,
+    /// Signal strength of the AP's mesh downlinks.
+    ///
+    /// Wire name `apDownRssi`; `integer`; optional.
+    /// Provenance: inferred (payloads ui-fixtures/query_venue_aps/13.json and 17.json send integers beside the other mesh fields; no description names it).
+    pub ap_down_rssi: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
         String,

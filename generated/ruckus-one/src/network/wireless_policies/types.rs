@@ -575,9 +575,9 @@ pub struct SnmpV3Agent {
     pub read_only_privilege: Option<bool>,
     /// Max_length: 32; min_length: 3.
     pub user_name: String,
-    /// May be null. Provenance: reference (payloads ui-fixtures/get_snmp_agent_profile/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_snmp_agent_profile/01.json).
     pub read_privilege: Option<bool>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/get_snmp_agent_profile/02.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_snmp_agent_profile/01.json).
     pub trap_privilege: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<

@@ -391,7 +391,7 @@ pub struct RadiusV1 {
     pub type_: Option<super::common::RadiusType>,
     /// May be null. Provenance: reference (payloads ui-fixtures/get_radius_server_profile_v1/02.json).
     pub rad_sec_options: Option<RadiusV1RadSecOptions>,
-    /// May be null. Provenance: reference (payloads ui-fixtures/get_radius_server_profile_v1/06.json).
+    /// May be null. Provenance: reference (payloads ui-fixtures/get_radius_server_profile_v1/05.json).
     pub tags: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<
