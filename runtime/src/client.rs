@@ -122,7 +122,16 @@ impl Client {
                 value.set_sensitive(true);
                 value
             });
-        let pacer = Pacer::new(config.pacing.clone());
+        let host = config
+            .base_url
+            .as_deref()
+            .unwrap_or_else(|| config.region.api_host());
+        let own_tenant = match &config.token_tenant_id {
+            Some(tenant) => tenant.clone(),
+            None => format!("client {}", config.credentials.client_id()),
+        };
+        let pacer =
+            Pacer::new(config.pacing.clone()).owned_by(host.trim_end_matches('/'), &own_tenant);
         Ok(Client {
             shared: Arc::new(Shared {
                 http,
