@@ -22,8 +22,10 @@
 //! ```
 
 #![warn(missing_docs, unreachable_pub)]
+mod depth;
 mod error;
 mod files;
+mod guard;
 mod keychain;
 mod profile;
 mod resolve;
