@@ -46,7 +46,11 @@ async fn redis_restarted_empty_mid_run_leaves_no_429_to_the_caller() {
                         .with_name(format!("template {i}"))
                         .with_cli("hostname edge".to_owned());
                     let profiles = client.network().switch_profiles();
-                    profiles.create_cli_template(&template).send().await.map(drop)
+                    profiles
+                        .create_cli_template(&template)
+                        .send()
+                        .await
+                        .map(drop)
                 }
             })
             .buffer_unordered(16)
