@@ -67,51 +67,8 @@ async fn run(options: &Options, outage: Outage) -> Result<(), Failure> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     // Kept until the workers are done.
-    let _redis = if outage == Outage::None {
-        redis
-    } else {
-        // A third of the writes' time: the switch budget lets 10 writes a second per customer.
-        let third = Duration::from_secs_f64(writes as f64 / 10.0 / 3.0);
-        tokio::time::sleep(third).await;
-        let redis = tokio::task::spawn_blocking(move || {
-            let mut redis = redis;
-            if stop {
-                redis.stop();
-            } else {
-                redis.restart_empty()?;
-            }
-            Ok::<_, String>(redis)
-        })
-        .await??;
-        eprintln!(
-            "{bench}: Redis {} after {:.1} s",
-            if stop { "stopped" } else { "restarted empty" },
-            started.elapsed().as_secs_f64()
-        );
-        redis
-    };
-    let outputs = tokio::task::spawn_blocking(move || {
-        children
-            .into_iter()
-            .map(Child::wait_with_output)
-            .collect::<Result<Vec<_>, _>>()
-    })
-    .await??;
-    let mut totals = [0usize; 5];
-    let mut warns = Vec::new();
-    for output in &outputs {
-        let text = String::from_utf8_lossy(&output.stdout);
-        let line = text.lines().find_map(|l| l.strip_prefix("worker\t"));
-        let figures: Vec<usize> = line
-            .ok_or("a worker printed no figures")?
-            .split('\t')
-            .map(str::parse)
-            .collect::<Result<_, _>>()?;
-        for (total, figure) in totals.iter_mut().zip(&figures) {
-            *total += figure;
-        }
-        warns.push(figures.get(3).copied().unwrap_or(0) as f64);
-    }
+    let _redis = interrupt(redis, outage, writes, bench, started).await?;
+    let (totals, warns) = collect(children).await?;
     let [accepted, failed, succeeded, _, throttled] = totals;
     eprintln!(
         "{bench}: {accepted} writes accepted, {failed} failed, {succeeded} activities succeeded after {:.1} s",
@@ -162,6 +119,68 @@ async fn run(options: &Options, outage: Outage) -> Result<(), Failure> {
         &target,
     );
     Ok(())
+}
+
+/// Stops or restarts `redis` a third of the way through the writes, as `outage` says; the server
+/// to keep until the workers are done.
+async fn interrupt(
+    redis: RedisServer,
+    outage: Outage,
+    writes: usize,
+    bench: &str,
+    started: Instant,
+) -> Result<RedisServer, Failure> {
+    if outage == Outage::None {
+        return Ok(redis);
+    }
+    let stop = outage == Outage::Stopped;
+    // A third of the writes' time: the switch budget lets 10 writes a second per customer.
+    let third = Duration::from_secs_f64(writes as f64 / 10.0 / 3.0);
+    tokio::time::sleep(third).await;
+    let redis = tokio::task::spawn_blocking(move || {
+        let mut redis = redis;
+        if stop {
+            redis.stop();
+        } else {
+            redis.restart_empty()?;
+        }
+        Ok::<_, String>(redis)
+    })
+    .await??;
+    eprintln!(
+        "{bench}: Redis {} after {:.1} s",
+        if stop { "stopped" } else { "restarted empty" },
+        started.elapsed().as_secs_f64()
+    );
+    Ok(redis)
+}
+
+/// The workers' figures added up (accepted, failed, succeeded, WARNs, failed with `429`), and
+/// each worker's fallback WARNs.
+async fn collect(children: Vec<Child>) -> Result<([usize; 5], Vec<f64>), Failure> {
+    let outputs = tokio::task::spawn_blocking(move || {
+        children
+            .into_iter()
+            .map(Child::wait_with_output)
+            .collect::<Result<Vec<_>, _>>()
+    })
+    .await??;
+    let mut totals = [0usize; 5];
+    let mut warns = Vec::new();
+    for output in &outputs {
+        let text = String::from_utf8_lossy(&output.stdout);
+        let line = text.lines().find_map(|l| l.strip_prefix("worker\t"));
+        let figures: Vec<usize> = line
+            .ok_or("a worker printed no figures")?
+            .split('\t')
+            .map(str::parse)
+            .collect::<Result<_, _>>()?;
+        for (total, figure) in totals.iter_mut().zip(&figures) {
+            *total += figure;
+        }
+        warns.push(figures.get(3).copied().unwrap_or(0) as f64);
+    }
+    Ok((totals, warns))
 }
 
 /// `msp-worker SIM_URL REDIS_URL TENANTS WRITES [no-retry]`: one client process of

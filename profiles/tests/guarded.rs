@@ -68,7 +68,7 @@ fn a_file_of_another_user_is_refused() {
     }
     let (_dir, store) = store();
     let nobody = rustix::process::Uid::from_raw(65534);
-    rustix::fs::chown(&store.config_path(), Some(nobody), None).expect("chown");
+    rustix::fs::chown(store.config_path(), Some(nobody), None).expect("chown");
     let message = refused(store.profile("default"));
     assert!(message.contains("is owned by user 65534"), "{message}");
 }
