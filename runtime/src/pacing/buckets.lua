@@ -73,8 +73,10 @@ for i, key in ipairs(KEYS) do
   end
   -- A queue deeper than the bound is kept at the bound: what is stored stays valid.
   tokens = math.max(floor, tokens)
-  redis.call('HSET', key, 'tokens', tostring(tokens), 'ts', tostring(now), 'held', tostring(held),
-    'started', tostring(started))
+  -- Written to the last digit (tostring keeps 14: a full bucket would read back over its size).
+  local function exact(x) return string.format('%.17g', x) end
+  redis.call('HSET', key, 'tokens', exact(tokens), 'ts', exact(now), 'held', exact(held),
+    'started', exact(started))
   redis.call('PEXPIRE', key, math.ceil((size - tokens) / rate * 1000) + 60000)
   left[i] = math.floor(tokens * 1000)
 end
