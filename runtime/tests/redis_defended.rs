@@ -178,3 +178,41 @@ async fn a_bucket_updated_in_the_future_is_not_obeyed() {
     let a_day = 24 * 3600 * 1_000_000u64;
     spoilt_bucket_is_replaced("ts", |now| (now + a_day).to_string()).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_slower_than_half_a_second_is_waited_for_up_to_the_timeout() {
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let (capture, _guard) = Capture::install();
+    let server = Loopback::start(|_| Answer::json(200, "{}")).await;
+    let store = RedisStore::open(&redis.url)
+        .expect("url")
+        .key_prefix("defended")
+        .timeout(Duration::from_secs(5));
+    let config = Config::new(Credentials::new("id", "secret"))
+        .base_url(&server.url)
+        .token_tenant_id("tenant-a")
+        .pacing(Pacing::default().store(PacingStore::redis(store)));
+    let client = Client::new(config, &AUTH).expect("client");
+    assert!(calls(&client, 1).await.iter().all(Result::is_ok));
+    // The server busy for 1.5 s: longer than redis-rs's own 500 ms, within the store's 5 s.
+    let url = redis.url.clone();
+    let busy = std::thread::spawn(move || {
+        let mut connection = redis::Client::open(url.as_str())
+            .and_then(|c| c.get_connection())
+            .expect("redis connection");
+        let () = redis::cmd("DEBUG")
+            .arg("SLEEP")
+            .arg("1.5")
+            .query(&mut connection)
+            .expect("debug sleep");
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(calls(&client, 3).await.iter().all(Result::is_ok));
+    busy.join().expect("joined");
+    let fallback = capture.events_saying(
+        "the Redis pacing store does not answer: pacing locally at a share of each budget",
+    );
+    assert!(fallback.is_empty(), "{fallback:?}");
+}

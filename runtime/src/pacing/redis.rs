@@ -219,6 +219,7 @@ impl RedisStore {
         let invoke = call.invoke_async::<Answer>(&mut connection);
         match tokio::time::timeout(self.timeout, invoke).await {
             Ok(Ok(answer)) => Ok(answer),
+            Ok(Err(e)) if e.is_timeout() => Err("no answer in time"),
             Ok(Err(e)) if e.is_io_error() || e.is_connection_dropped() => {
                 Err("the connection failed")
             }
@@ -233,7 +234,14 @@ impl RedisStore {
         if let Some(connection) = &*open {
             return Ok(connection.clone());
         }
-        let connect = self.client.get_multiplexed_async_connection();
+        // redis-rs gives up on its own after 500 ms (1 s to connect): this store's timeout
+        // instead.
+        let config = redis::AsyncConnectionConfig::new()
+            .set_connection_timeout(Some(self.timeout))
+            .set_response_timeout(Some(self.timeout));
+        let connect = self
+            .client
+            .get_multiplexed_async_connection_with_config(&config);
         let connection = match tokio::time::timeout(self.timeout, connect).await {
             Ok(Ok(connection)) => connection,
             Ok(Err(_)) => return Err("cannot connect"),

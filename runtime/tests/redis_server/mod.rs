@@ -77,6 +77,8 @@ fn spawn(port: u16, dir: &std::path::Path) -> std::io::Result<Child> {
             "",
         ])
         .args(["--appendonly", "no"])
+        // `DEBUG SLEEP`: a server slow to answer.
+        .args(["--enable-debug-command", "local"])
         .arg("--dir")
         .arg(dir)
         .stdout(Stdio::null())
