@@ -75,7 +75,7 @@ async fn run(options: &Options, outage: Outage) -> Result<(), Failure> {
         started.elapsed().as_secs_f64()
     );
     let mut figures = Figures::of(&sim.requests());
-    if stop {
+    if outage != Outage::None {
         figures = figures.with_fallback();
     }
     figures.report(
