@@ -47,7 +47,6 @@ async fn run(options: &Options, outage: Outage) -> Result<(), Failure> {
         Outage::Stopped => "msp redis stopped",
         Outage::Restarted => "msp redis restarted empty",
     };
-    let stop = outage == Outage::Stopped;
     let (tenants, writes) = size(options);
     let redis = RedisServer::start()?;
     let sim = simulator(tenants).await?;
