@@ -14,8 +14,10 @@ mod clients;
 mod msp;
 mod msp_figures;
 mod msp_redis;
+mod msp_tenants;
 mod options;
 mod paging;
+mod redis_server;
 mod runtime;
 mod server;
 mod stats;
@@ -36,6 +38,16 @@ fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("msp worker failed: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    // One tenant's process of `msp --redis` (started by it).
+    if args.first().map(String::as_str) == Some("tenant-worker") {
+        return match msp_tenants::worker(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("tenant worker failed: {e}");
                 ExitCode::FAILURE
             }
         };

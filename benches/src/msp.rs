@@ -73,6 +73,8 @@ pub struct Written {
     pub accepted: usize,
     pub failed: usize,
     pub succeeded: usize,
+    /// Writes whose call failed with `429`.
+    pub throttled: usize,
 }
 
 /// `writes` creations for each customer, `concurrency` at a time per customer, every customer at
@@ -108,7 +110,7 @@ pub async fn write_and_wait(
             Ok(answers)
         })
         .await;
-    let (mut pending, mut failed) = (Vec::new(), 0);
+    let (mut pending, mut failed, mut throttled) = (Vec::new(), 0, 0);
     for outcome in outcomes {
         for answer in outcome.result? {
             match answer {
@@ -116,6 +118,7 @@ pub async fn write_and_wait(
                 Err(e) => {
                     eprintln!("msp: a write failed: {e}");
                     failed += 1;
+                    throttled += usize::from(e.status() == Some(429));
                 }
             }
         }
@@ -129,6 +132,7 @@ pub async fn write_and_wait(
         accepted,
         failed,
         succeeded: finished.iter().filter(|r| r.is_ok()).count(),
+        throttled,
     })
 }
 

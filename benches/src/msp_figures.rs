@@ -182,7 +182,24 @@ impl Figures {
     }
 }
 
-fn per_limit(log: &[Logged], limit: &Limit) -> PerLimit {
+/// Per tenant: the budget of the switch service's limit it used (as in [`Figures`], in percent).
+pub fn switch_budget_used(log: &[Logged]) -> BTreeMap<String, f64> {
+    let switch = limits()
+        .into_iter()
+        .find(|l| l.writes_only)
+        .expect("the switch limit");
+    per_tenant(log, &switch)
+        .into_iter()
+        .map(|(tenant, (first, last, n))| {
+            let seconds = (last - first) as f64 / 1000.0;
+            let used = 100.0 * n as f64 / (switch.max + seconds * switch.per_second);
+            (tenant.to_owned(), used)
+        })
+        .collect()
+}
+
+/// Per tenant: its first and last call counted by `limit` (simulator clock, ms) and how many.
+fn per_tenant<'a>(log: &'a [Logged], limit: &Limit) -> BTreeMap<&'a str, (u64, u64, usize)> {
     let counted = |l: &&Logged| {
         !is_token(l)
             && l.status != 429
@@ -197,6 +214,11 @@ fn per_limit(log: &[Logged], limit: &Limit) -> PerLimit {
         e.1 = e.1.max(l.at_ms);
         e.2 += 1;
     }
+    per_tenant
+}
+
+fn per_limit(log: &[Logged], limit: &Limit) -> PerLimit {
+    let per_tenant = per_tenant(log, limit);
     // A service's limit: the customers that used more than its burst (the refill over their
     // time counts). The tenant's: every customer, however little of it they used.
     let used = per_tenant

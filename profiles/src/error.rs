@@ -21,6 +21,14 @@ pub enum Error {
         /// The operating system's error.
         source: std::io::Error,
     },
+    /// The store's directory or one of its files could be changed by another user (writable by
+    /// group or others, or not owned by the user): refused, as ssh refuses such keys.
+    Unsafe {
+        /// The directory or file.
+        path: PathBuf,
+        /// Who else could change it.
+        problem: String,
+    },
     /// The settings found do not make a configuration (a value missing or invalid).
     Config(ruckus_one_runtime::Error),
 }
@@ -30,6 +38,12 @@ impl std::fmt::Display for Error {
         match self {
             Error::Malformed { path, problem } => write!(f, "{}: {problem}", path.display()),
             Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Error::Unsafe { path, problem } => write!(
+                f,
+                "{} {problem}: refusing to use the profile store, since another user could \
+                 replace its profiles or read its secrets (make it yours and `chmod go-w` it)",
+                path.display()
+            ),
             // The runtime's Display redacts secrets.
             Error::Config(e) => e.fmt(f),
         }
@@ -41,7 +55,7 @@ impl std::error::Error for Error {
         match self {
             Error::Io { source, .. } => Some(source),
             Error::Config(e) => Some(e),
-            Error::Malformed { .. } => None,
+            Error::Malformed { .. } | Error::Unsafe { .. } => None,
         }
     }
 }

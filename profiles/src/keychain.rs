@@ -5,6 +5,30 @@
 #[cfg(any(target_os = "linux", target_os = "macos", windows))]
 const SERVICE: &str = "ruckus-one-cli";
 
+/// What the store asks of a keychain entry (the OS's, or a test's).
+pub(crate) trait Keychain {
+    /// Stores `secret`.
+    fn set(&self, secret: &str) -> Result<(), String>;
+    /// The secret stored, if it can be read.
+    fn get(&self) -> Option<String>;
+    /// Deletes the secret: whether there was one.
+    fn delete(&self) -> bool;
+}
+
+impl Keychain for Entry {
+    fn set(&self, secret: &str) -> Result<(), String> {
+        Entry::set(self, secret)
+    }
+
+    fn get(&self) -> Option<String> {
+        Entry::get(self)
+    }
+
+    fn delete(&self) -> bool {
+        Entry::delete(self)
+    }
+}
+
 /// One profile's entry in the keychain.
 pub(crate) struct Entry {
     #[cfg(any(target_os = "linux", target_os = "macos", windows))]

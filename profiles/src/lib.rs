@@ -3,8 +3,9 @@
 //!
 //! A profile (client id, the tenant that owns the token, region, base URL, a default tenant to
 //! act for) lives in `config.yaml` under the config directory; its client secret lives in the
-//! OS keychain, or where there is none, in `credentials.yaml` beside it. Both files are written
-//! readable by their owner only (mode 0600). The config directory is `RUCKUS_CONFIG_DIR`, else
+//! OS keychain, or where there is none, in `credentials.yaml` beside it. The directory is its
+//! owner's alone (0700, files 0600) and a store another user could change is refused
+//! ([`Error::Unsafe`]); files are replaced whole, one writer at a time. The config directory is `RUCKUS_CONFIG_DIR`, else
 //! `$XDG_CONFIG_HOME/ruckus`, else `~/.config/ruckus`; `RUCKUS_KEYCHAIN=off` keeps secrets out
 //! of the keychain.
 //!
@@ -22,8 +23,10 @@
 //! ```
 
 #![warn(missing_docs, unreachable_pub)]
+mod depth;
 mod error;
 mod files;
+mod guard;
 mod keychain;
 mod profile;
 mod resolve;

@@ -1,7 +1,7 @@
 //! Named profiles in `config.yaml`.
 
 use crate::files::{read_yaml, write_yaml};
-use crate::{Error, Store};
+use crate::{Error, Store, guard};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -42,6 +42,7 @@ impl Store {
 
     /// Stores `profile` as `name`, replacing one of that name.
     pub fn save_profile(&self, name: &str, profile: &Profile) -> Result<(), Error> {
+        let _lock = guard::lock(self.dir())?;
         let path = self.config_path();
         let mut file: ConfigFile = read_yaml(&path)?;
         file.profiles.insert(name.to_owned(), profile.clone());
@@ -50,6 +51,7 @@ impl Store {
 
     /// Removes the profile called `name`; whether there was one.
     pub fn remove_profile(&self, name: &str) -> Result<bool, Error> {
+        let _lock = guard::lock(self.dir())?;
         let path = self.config_path();
         let mut file: ConfigFile = read_yaml(&path)?;
         let had = file.profiles.remove(name).is_some();

@@ -22,6 +22,8 @@ mod pacer;
 #[cfg(feature = "redis")]
 mod redis;
 mod store;
+#[cfg(feature = "redis")]
+mod view;
 
 pub(crate) use pacer::{Pacer, Plan, Source, Unsent};
 #[cfg(feature = "redis")]

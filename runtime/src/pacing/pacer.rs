@@ -176,6 +176,10 @@ pub(crate) struct Pacer {
     /// The share of each budget the local buckets pace by: 1 without a shared store, the
     /// store's fallback share with one (the other processes pace by theirs meanwhile).
     local_share: f64,
+    /// Who the buckets of a shared store belong to: the regional host, and the tenant of the
+    /// calls for no delegated tenant (see [`Pacer::owned_by`]).
+    #[cfg_attr(not(feature = "redis"), allow(dead_code))]
+    owner: (Box<str>, Box<str>),
 }
 
 /// A call taken from the buckets: how long to wait before sending it, and where it was taken.
@@ -191,7 +195,25 @@ impl Pacer {
             pacing,
             local: Mutex::new(HashMap::new()),
             local_share,
+            owner: Default::default(),
         }
+    }
+
+    /// The shared buckets of this pacer are those of `host` (the regional host called), and its
+    /// calls for no delegated tenant count against `own_tenant` (the token's tenant, or a name
+    /// for the credentials): processes of other tenants or regions on the same store do not
+    /// share their buckets.
+    pub(crate) fn owned_by(mut self, host: &str, own_tenant: &str) -> Pacer {
+        self.owner = (host.into(), own_tenant.into());
+        self
+    }
+
+    /// The name of `tenant`'s buckets in a shared store (`""`: the own tenant's).
+    #[cfg_attr(not(feature = "redis"), allow(dead_code))]
+    fn shared_tenant(&self, tenant: &str) -> String {
+        let (host, own) = &self.owner;
+        let tenant = if tenant.is_empty() { own } else { tenant };
+        format!("{host} {tenant}")
     }
 
     /// The pacing this pacer follows.
@@ -239,13 +261,15 @@ impl Pacer {
     pub(crate) async fn reserve(&self, plan: &Plan, tenant: &str) -> Reservation {
         #[cfg(feature = "redis")]
         if let Some(store) = self.pacing.store_ref().shared() {
-            if let Some(taken) = Box::pin(store.apply(plan, tenant, Op::Take)).await {
+            let shared = self.shared_tenant(tenant);
+            if let Some(taken) = Box::pin(store.apply(plan, &shared, Op::Take)).await {
                 self.mirror(plan, tenant, taken.wait);
                 return Reservation {
                     taken,
                     source: Source::Shared,
                 };
             }
+            store.took_locally(plan, &shared);
         }
         self.reserve_local(plan, tenant)
     }
@@ -319,7 +343,7 @@ impl Pacer {
             self.pacing.store_ref().shared().cloned(),
             tokio::runtime::Handle::try_current(),
         ) {
-            let (plan, tenant) = (*plan, tenant.to_owned());
+            let (plan, tenant) = (*plan, self.shared_tenant(tenant));
             handle.spawn(async move {
                 store.apply(&plan, &tenant, op).await;
             });

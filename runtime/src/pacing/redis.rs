@@ -1,8 +1,13 @@
 //! Buckets in a Redis server shared by several processes (cargo feature `redis`).
 //!
-//! Each bucket is a hash (`tokens`, `ts`, `held`) under `<prefix>:{<tenant>}:<scope>` (the
-//! tenant in braces: a Redis cluster keeps a tenant's buckets on one node, which a script
-//! touching both needs). One Lua script takes a call from all the buckets of a call at once on
+//! Each bucket is a hash (`tokens`, `ts`, `held`, `started`) under
+//! `<prefix>:{<host> <tenant>}:<scope>`: the regional host the client calls, and the tenant the
+//! call counts against (the delegated tenant, else the token's tenant, else `client <client id>`
+//! for credentials whose tenant is not configured), in braces: a Redis cluster keeps a tenant's
+//! buckets on one node, which a script touching both needs. Values read from the server are
+//! checked (tokens within the bucket's size and its queue's bound, times within [`BOUND`] of the
+//! server's clock): an invalid bucket is replaced by this process's own view of it, with one
+//! WARN, and so is a missing one (the server restarted empty) without a WARN (`view.rs`). One Lua script takes a call from all the buckets of a call at once on
 //! the server, by the server's clock (`TIME`), so processes on machines whose clocks differ
 //! still share one budget exactly. When the server does not answer, the client paces locally at
 //! a share of each budget ([`RedisStore::fallback_share`]), says so once (WARN) and asks the
@@ -15,58 +20,22 @@ use std::time::Duration;
 use redis::aio::MultiplexedConnection;
 use tokio::time::Instant;
 
-use super::pacer::{Op, Plan, START_WINDOW, Taken};
+use super::pacer::{Op, Plan, START_WINDOW, Spec, Taken};
+use super::view::Views;
 use crate::error::Error;
 
-/// The atomic operation on a call's buckets, the memory buckets' rules (`pacer.rs`) on the
-/// server. `KEYS`: the buckets. `ARGV`: the operation (`take`, `give`, `empty` or `answered`),
-/// the hold in milliseconds (for `empty`), the start window in milliseconds
-/// ([`START_WINDOW`]), then each bucket's size and refill per second. Answers the wait in
-/// microseconds before the call may be sent, and 1 when the call was taken while its buckets
-/// start (else 0).
-const SCRIPT: &str = r"
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-local op = ARGV[1]
-local hold = tonumber(ARGV[2]) * 1000
-local window = tonumber(ARGV[3]) * 1000
-local wait = 0
-local starting = 0
-for i, key in ipairs(KEYS) do
-  local size = tonumber(ARGV[2 + 2 * i])
-  local rate = tonumber(ARGV[3 + 2 * i])
-  local v = redis.call('HMGET', key, 'tokens', 'ts', 'held', 'started')
-  local tokens = tonumber(v[1]) or size
-  local ts = tonumber(v[2]) or now
-  local held = tonumber(v[3]) or 0
-  local started = tonumber(v[4]) or 0
-  if now > ts then tokens = math.min(size, tokens + (now - ts) / 1000000 * rate) end
-  if op == 'take' then
-    if started > 0 and now - started > window then started = 0 end
-    if started == 0 and tokens >= size then started = now end
-    if started > 0 then starting = 1 end
-    tokens = tokens - 1
-    local w = 0
-    if tokens < 0 then w = -tokens / rate * 1000000 end
-    if held > now then w = math.max(w, held - now) end
-    wait = math.max(wait, w)
-  elseif op == 'give' then
-    tokens = math.min(size, tokens + 1)
-  elseif op == 'answered' then
-    if started > 0 then
-      tokens = tokens - math.min(now - started, window) / 1000000 * rate
-      started = 0
-    end
-  else
-    tokens = math.min(tokens, 0)
-    if hold > 0 then held = math.max(held, now + hold) end
-  end
-  redis.call('HSET', key, 'tokens', tostring(tokens), 'ts', tostring(now), 'held', tostring(held),
-    'started', tostring(started))
-  redis.call('PEXPIRE', key, math.ceil((size - tokens) / rate * 1000) + 60000)
-end
-return {math.ceil(wait), starting}
-";
+/// The atomic operation on a call's buckets (`buckets.lua`: the memory buckets' rules on the
+/// server, each bucket's values checked before they are used).
+const SCRIPT: &str = include_str!("buckets.lua");
+
+/// How far from the server's clock a bucket's times may be, and how deep its queue of promised
+/// calls (this long of its refill): values beyond it are not obeyed but replaced (one WARN).
+/// Holds (`Retry-After`) are kept to it as well.
+pub(crate) const BOUND: Duration = Duration::from_secs(3600);
+
+/// What the script answered: the wait in microseconds, whether the call was taken while its
+/// buckets start, the mask of the buckets replaced, each bucket's tokens in thousandths.
+type Answer = (i64, i64, i64, i64, i64);
 
 /// A Redis server holding the pacing buckets of every process that uses it
 /// ([`PacingStore::redis`](crate::PacingStore::redis)).
@@ -93,6 +62,8 @@ pub struct RedisStore {
     down_until: Mutex<Option<Instant>>,
     /// Whether this outage was said (WARN) already.
     warned: AtomicBool,
+    /// This process's view of the buckets, for those the server lost or spoilt.
+    views: Views,
 }
 
 /// The address may hold a password: not shown.
@@ -124,6 +95,7 @@ impl RedisStore {
             connection: tokio::sync::Mutex::new(None),
             down_until: Mutex::new(None),
             warned: AtomicBool::new(false),
+            views: Views::default(),
         })
     }
 
@@ -161,15 +133,37 @@ impl RedisStore {
         self.fallback_share
     }
 
-    /// Applies `op` to the buckets of `plan` for `tenant` on the server: what the call taken
-    /// got, or `None` when the server did not answer (the caller paces locally).
+    /// Applies `op` to the buckets of `plan` for `tenant` (`<host> <tenant>`, see the module) on
+    /// the server: what the call taken got, or `None` when the server did not answer (the
+    /// caller paces locally, and tells [`took_locally`](Self::took_locally)).
     pub(crate) async fn apply(&self, plan: &Plan, tenant: &str, op: Op) -> Option<Taken> {
         if self.is_down() {
             return None;
         }
-        match self.run(plan, tenant, op).await {
-            Ok((micros, starting)) => {
+        let keys: Vec<(String, &Spec)> = plan
+            .specs()
+            .map(|spec| (self.key(tenant, spec), spec))
+            .collect();
+        let now = Instant::now();
+        match self.run(&keys, op, now).await {
+            Ok((micros, starting, replaced, first, second)) => {
                 self.answered();
+                let hold = match op {
+                    Op::Empty(hold) => hold,
+                    _ => None,
+                };
+                for (i, ((key, spec), left)) in keys.iter().zip([first, second]).enumerate() {
+                    self.views
+                        .record(key, spec, left as f64 / 1000.0, now, hold);
+                    if replaced & (1 << i) != 0 {
+                        tracing::warn!(
+                            target: "ruckus_one_runtime",
+                            key = key.as_str(),
+                            "a Redis pacing bucket held invalid values: replaced by this \
+                             process's view of it"
+                        );
+                    }
+                }
                 Some(Taken {
                     wait: Duration::from_micros(u64::try_from(micros).unwrap_or(0)),
                     starting: starting != 0,
@@ -182,7 +176,25 @@ impl RedisStore {
         }
     }
 
-    async fn run(&self, plan: &Plan, tenant: &str, op: Op) -> Result<(i64, i64), &'static str> {
+    /// A call of `tenant` was paced locally by `plan` (the server did not answer): this
+    /// process's view of the shared buckets counts it.
+    pub(crate) fn took_locally(&self, plan: &Plan, tenant: &str) {
+        let now = Instant::now();
+        for spec in plan.specs() {
+            self.views.took_locally(&self.key(tenant, spec), spec, now);
+        }
+    }
+
+    fn key(&self, tenant: &str, spec: &Spec) -> String {
+        format!("{}:{{{tenant}}}:{}", self.prefix, spec.scope)
+    }
+
+    async fn run(
+        &self,
+        keys: &[(String, &Spec)],
+        op: Op,
+        now: Instant,
+    ) -> Result<Answer, &'static str> {
         let mut connection = self.connection().await?;
         let (name, hold) = match op {
             Op::Take => ("take", Duration::ZERO),
@@ -191,17 +203,23 @@ impl RedisStore {
             Op::Answered => ("answered", Duration::ZERO),
         };
         let mut call = self.script.prepare_invoke();
-        for spec in plan.specs() {
-            call.key(format!("{}:{{{tenant}}}:{}", self.prefix, spec.scope));
+        for (key, _) in keys {
+            call.key(key);
         }
         let millis = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
         call.arg(name).arg(millis(hold)).arg(millis(START_WINDOW));
-        for spec in plan.specs() {
-            call.arg(spec.size).arg(spec.rate);
+        call.arg(BOUND.as_secs());
+        for (key, spec) in keys {
+            let (tokens, held) = self.views.seed(key, spec, now);
+            call.arg(spec.size)
+                .arg(spec.rate)
+                .arg(tokens)
+                .arg(millis(held));
         }
-        let invoke = call.invoke_async::<(i64, i64)>(&mut connection);
+        let invoke = call.invoke_async::<Answer>(&mut connection);
         match tokio::time::timeout(self.timeout, invoke).await {
             Ok(Ok(answer)) => Ok(answer),
+            Ok(Err(e)) if e.is_timeout() => Err("no answer in time"),
             Ok(Err(e)) if e.is_io_error() || e.is_connection_dropped() => {
                 Err("the connection failed")
             }
@@ -216,7 +234,14 @@ impl RedisStore {
         if let Some(connection) = &*open {
             return Ok(connection.clone());
         }
-        let connect = self.client.get_multiplexed_async_connection();
+        // redis-rs gives up on its own after 500 ms (1 s to connect): this store's timeout
+        // instead.
+        let config = redis::AsyncConnectionConfig::new()
+            .set_connection_timeout(Some(self.timeout))
+            .set_response_timeout(Some(self.timeout));
+        let connect = self
+            .client
+            .get_multiplexed_async_connection_with_config(&config);
         let connection = match tokio::time::timeout(self.timeout, connect).await {
             Ok(Ok(connection)) => connection,
             Ok(Err(_)) => return Err("cannot connect"),

@@ -47,3 +47,30 @@ async fn the_script_marks_the_calls_of_a_start_until_one_is_answered() {
     assert!(!after.starting, "{after:?}");
     assert!(after.wait > taken[3].wait, "{after:?} {taken:?}");
 }
+
+#[tokio::test]
+async fn a_full_bucket_reads_back_within_its_size() {
+    let Some(redis) = redis_server::RedisServer::start() else {
+        return;
+    };
+    let store = RedisStore::open(&redis.url)
+        .expect("url")
+        .key_prefix("exact-test");
+    // 3 × 0.95 less the jitter's reserve: 2.6599999999999997, which 14 digits round up.
+    let plan = Pacing::default()
+        .plan(None, Some(&SMALL), "a")
+        .expect("paced");
+    let size = plan.specs().next().expect("a bucket").size;
+    store.apply(&plan, "a", Op::Give).await.expect("answered");
+    let mut connection = ::redis::Client::open(redis.url.as_str())
+        .and_then(|c| c.get_connection())
+        .expect("connection");
+    let tokens: String = ::redis::cmd("HGET")
+        .arg("exact-test:{a}:small")
+        .arg("tokens")
+        .query(&mut connection)
+        .expect("tokens");
+    let tokens: f64 = tokens.parse().expect("a number");
+    assert!(tokens <= size, "{tokens} > {size}");
+    assert_eq!(tokens, size);
+}

@@ -10,6 +10,7 @@ pub struct RedisServer {
     child: Child,
     pub url: String,
     dir: std::path::PathBuf,
+    port: u16,
 }
 
 impl RedisServer {
@@ -21,22 +22,7 @@ impl RedisServer {
             .port();
         let dir = std::env::temp_dir().join(format!("ruckus-redis-{}-{port}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");
-        let spawned = Command::new("redis-server")
-            .args([
-                "--port",
-                &port.to_string(),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-            ])
-            .args(["--appendonly", "no"])
-            .arg("--dir")
-            .arg(&dir)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn();
-        let child = match spawned {
+        let child = match spawn(port, &dir) {
             Ok(child) => child,
             Err(e) if std::env::var("CI").as_deref() != Ok("true") => {
                 eprintln!("skipped: cannot start redis-server ({e}); install it to run this test");
@@ -44,20 +30,60 @@ impl RedisServer {
             }
             Err(e) => panic!("CI needs redis-server (.ci/run installs it): {e}"),
         };
+        let url = format!("redis://127.0.0.1:{port}/");
+        let server = RedisServer {
+            child,
+            url,
+            dir,
+            port,
+        };
+        server.wait_listening();
+        Some(server)
+    }
+
+    /// Stops the server and starts an empty one on the same port.
+    #[allow(dead_code)]
+    pub fn restart_empty(&mut self) {
+        self.stop();
+        self.child = spawn(self.port, &self.dir).expect("redis-server restarts");
+        self.wait_listening();
+    }
+
+    fn wait_listening(&self) {
         for _ in 0..100 {
-            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                let url = format!("redis://127.0.0.1:{port}/");
-                return Some(RedisServer { child, url, dir });
+            if std::net::TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
+                return;
             }
             std::thread::sleep(Duration::from_millis(50));
         }
-        panic!("redis-server did not listen on port {port}");
+        panic!("redis-server did not listen on port {}", self.port);
     }
 
     pub fn stop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// A `redis-server` on `port` that keeps nothing on disk.
+fn spawn(port: u16, dir: &std::path::Path) -> std::io::Result<Child> {
+    Command::new("redis-server")
+        .args([
+            "--port",
+            &port.to_string(),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+        ])
+        .args(["--appendonly", "no"])
+        // `DEBUG SLEEP`: a server slow to answer.
+        .args(["--enable-debug-command", "local"])
+        .arg("--dir")
+        .arg(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
 }
 
 impl Drop for RedisServer {
