@@ -12,7 +12,7 @@ use crate::operation::{Api, AuthSettings};
 use crate::pacing::Pacer;
 use crate::path::{BaseUrl, check_base_url};
 use crate::redact::Redactor;
-use crate::tenant::{Tenant, check_path_segment, check_tenant_id};
+use crate::tenant::{Tenant, check_tenant_id};
 use crate::tls::ensure_crypto_provider;
 
 /// A configured client. Cloning is cheap; clones share the connection pool
@@ -65,7 +65,6 @@ impl Client {
         }
         if let Some(tenant) = &config.token_tenant_id {
             check_tenant_id(tenant, "token tenant id")?;
-            check_path_segment(tenant, "token tenant id")?;
         }
         let token_url = config.resolve_token_url(auth);
         check_base_url("token URL", &token_url).map_err(Error::invalid)?;

@@ -49,20 +49,6 @@ pub(crate) fn check_tenant_id(id: &str, what: &str) -> Result<(), Error> {
     })
 }
 
-/// Checks that a tenant id sent in a URL path (the token tenant's, `/oauth2/token/{id}`) is not
-/// `.` or `..`: percent-encoding leaves them as they are, and a URL parser resolves them, so the
-/// request would go to another path.
-pub(crate) fn check_path_segment(id: &str, what: &str) -> Result<(), Error> {
-    if id == "." || id == ".." {
-        return Err(Error::InvalidTenantId {
-            message: format!(
-                "the {what} {id:?} is a relative path segment and cannot be sent in the token URL's path"
-            ),
-        });
-    }
-    Ok(())
-}
-
 impl Tenant {
     /// A checked tenant id for the tenant header; `what` names the setting
     /// in the error.
