@@ -13,51 +13,12 @@ use std::time::Duration;
 use common::capture::Capture;
 use common::loopback::{Answer, Loopback, ServerBucket};
 use futures_util::future::join_all;
-use ruckus_one_runtime::internal::{
-    Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, MediaTypes, Operation, Request, Service,
-};
+use ruckus_one_runtime::internal::Request;
 use ruckus_one_runtime::{
-    Client, Config, Credentials, Method, Pacing, PacingStore, RateLimit, RedisStore, RetryPolicy,
+    Client, Config, Credentials, Pacing, PacingStore, RedisStore, RetryPolicy,
 };
 
-static API: Api = Api {
-    name: "network",
-    title: "Network",
-    prefix: "",
-    hosts: Hosts {
-        asia: "https://a.example",
-        europe: "https://e.example",
-        north_america: "https://n.example",
-    },
-    auth: ApiAuth::ClientCredentials,
-    tenant_limit: None,
-};
-
-static AUTH: AuthSettings = AuthSettings {
-    token_url: "{host}/oauth2/token/{tenant_id}",
-    token_url_without_tenant: "{host}/oauth2/token",
-    tenant_header: "x-rks-tenantid",
-};
-
-/// 10 calls at once, 20 back per second.
-static SMALL: Service = Service {
-    name: "small",
-    rate_limit: Some(RateLimit::per_tenant(10, 20)),
-};
-
-static GET_THING: Operation = Operation {
-    id: "get_thing",
-    method: Method::Get,
-    path: "/things",
-    api: &API,
-    versions: &[MediaTypes {
-        content_type: None,
-        accept: "application/json",
-    }],
-    error_family: ErrorFamily::ErrorsArray,
-    service: &SMALL,
-    reads: true,
-};
+use common::small::{AUTH, GET_THING};
 
 const FALLBACK: &str =
     "the Redis pacing store does not answer: pacing locally at a share of each budget";

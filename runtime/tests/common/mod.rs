@@ -5,6 +5,7 @@
 pub mod capture;
 pub mod loopback;
 pub mod msp;
+pub mod small;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
