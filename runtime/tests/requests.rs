@@ -257,6 +257,8 @@ async fn line_breaks_in_tenants_and_headers_are_refused() {
         assert!(invalid_tenant(&err).contains("dot segment"), "{err}");
         invalid_tenant(&client.with_tenant(dots).unwrap_err());
     }
+    // Three dots are a name like any other.
+    Client::new(config(&server).token_tenant_id("..."), &AUTH).unwrap();
 
     let mut call = Request::new(&client, &GET_THING, &["1"]);
     call.tenant("t\r\n");
@@ -566,22 +568,4 @@ async fn tenant_ids_are_checked_before_anything_is_sent() {
     client.with_tenant("0123abcd-_.~!").unwrap();
     Client::new(config(&server).token_tenant_id(&longest), &AUTH).unwrap();
     assert!(server.received_requests().await.unwrap().is_empty());
-}
-
-#[test]
-fn a_token_tenant_of_dot_or_dot_dot_is_refused() {
-    // Percent-encoding keeps `.` and `..`: the token would be asked of `/oauth2/token/..`,
-    // which a URL parser resolves to `/oauth2/`.
-    for tenant in [".", ".."] {
-        let config = Config::new(Credentials::new("id", "secret"))
-            .base_url("http://127.0.0.1:9")
-            .token_tenant_id(tenant);
-        let err = Client::new(config, &AUTH).expect_err(tenant);
-        let message = invalid_tenant(&err);
-        assert!(message.contains("relative path segment"), "{message}");
-    }
-    let config = Config::new(Credentials::new("id", "secret"))
-        .base_url("http://127.0.0.1:9")
-        .token_tenant_id("...");
-    assert!(Client::new(config, &AUTH).is_ok());
 }
