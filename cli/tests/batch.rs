@@ -89,7 +89,20 @@ async fn a_run_killed_with_sigkill_resumes_without_a_duplicate_or_a_gap() {
     let csv = venues_csv(dir.path(), "Kill", 60);
     let journal = dir.path().join("run.journal");
     let journal_s = journal.to_str().unwrap();
-    let args = ["venues", "create", "--each", &csv, "--journal", journal_s];
+    // In waves: while the second wave's creates wait for their activities, the first wave's
+    // are done, so the journal shows both states for about a second.
+    let args = [
+        "venues",
+        "create",
+        "--each",
+        &csv,
+        "--journal",
+        journal_s,
+        "--wave",
+        "20",
+        "--pause",
+        "1s",
+    ];
     let mut child = command(Some(&sim), dir.path(), &args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
