@@ -82,23 +82,6 @@ pub(crate) fn object(table: &'static Table, schema: &'static Value) -> Option<&'
     }
 }
 
-/// The properties of an object schema: name, schema, required.
-fn properties(s: &'static Value) -> Vec<(&'static str, &'static Value, bool)> {
-    let required: Vec<&str> = s
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    s.get("properties")
-        .and_then(Value::as_object)
-        .map(|p| {
-            p.iter()
-                .map(|(k, v)| (k.as_str(), v, required.contains(&k.as_str())))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// The service sets the field at `path` (dotted): the schema says `readOnly`, or the resource
 /// layer says so for the kind `op` writes.
 pub(crate) fn service_set(op: Op, path: &str, schema: &Value) -> bool {
@@ -169,7 +152,7 @@ fn walk(
     let Some(s) = object(op.table, schema) else {
         return;
     };
-    for (name, sub, req) in properties(s) {
+    for (name, sub, req) in op.table.properties(s) {
         let path = if prefix.is_empty() {
             name.to_owned()
         } else {
@@ -252,7 +235,7 @@ fn required_missing(
     if depth > 8 {
         return;
     }
-    for (name, sub, req) in properties(s) {
+    for (name, sub, req) in op.table.properties(s) {
         let path = if prefix.is_empty() {
             name.to_owned()
         } else {
