@@ -6,7 +6,7 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Map, Value, json};
 
 use crate::args;
-use crate::confirm::{Answer, Step, quoted};
+use crate::confirm::{Answer, Step, TaskLink, quoted};
 use crate::index::{Effect, Op};
 use crate::invoke::Call;
 use crate::output;
@@ -31,8 +31,13 @@ pub(crate) async fn invoke(
         Ok(call) => call,
         Err(message) => return output::error(client, &message).into(),
     };
+    let task = spec_task(request, context);
     if effect == Effect::Delete {
-        match confirm(server, &call, args, request, context).await {
+        let link = task.as_deref().map(|id| TaskLink {
+            store: &server.spec_tasks,
+            id,
+        });
+        match confirm(server, &call, args, request, context, link).await {
             Step::Answered(Answer::Confirmed) => {}
             Step::Answered(Answer::Declined) => {
                 return output::text(client, "declined by the user: nothing was deleted").into();
@@ -41,7 +46,7 @@ pub(crate) async fn invoke(
             Step::Unsupported(message) => return output::error(client, &message).into(),
         }
     }
-    if let Some(task) = spec_task(request, context) {
+    if let Some(task) = task {
         // A 2025-11-25 task: the call runs here, its status message following the activity.
         let store = server.spec_tasks.clone();
         let progress = move |message: String| store.set_message(&task, message);
@@ -154,6 +159,7 @@ async fn confirm(
     args: &Map<String, Value>,
     request: &CallToolRequestParams,
     context: &RequestContext<RoleServer>,
+    task: Option<TaskLink<'_>>,
 ) -> Step {
     let key = json!({
         "operation": call.op.id(),
@@ -171,13 +177,13 @@ async fn confirm(
     if state.is_some() && responses.is_some() {
         return server
             .pending
-            .confirm(&key, "", state, responses.as_ref(), context)
+            .confirm(&key, "", state, responses.as_ref(), context, task)
             .await;
     }
     let message = question(server, call).await;
     server
         .pending
-        .confirm(&key, &message, None, None, context)
+        .confirm(&key, &message, None, None, context, task)
         .await
 }
 

@@ -11,10 +11,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rmcp::model::{
     ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, InputRequest,
-    InputRequests, InputRequiredResult, ProtocolVersion,
+    InputRequests, InputRequiredResult, MetaObject, ProtocolVersion, RequestMetaObject,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Value, json};
+
+use crate::spec_tasks::{RELATED, Store};
 
 /// The key of the confirmation in the input requests and responses.
 const KEY: &str = "confirm_delete";
@@ -27,6 +29,13 @@ pub(crate) struct Pending {
     asked: Mutex<HashMap<String, String>>,
     counter: AtomicU64,
     seed: RandomState,
+}
+
+/// The 2025-11-25 task a confirmation is asked in.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TaskLink<'a> {
+    pub store: &'a Store,
+    pub id: &'a str,
 }
 
 /// What the user said.
@@ -58,6 +67,7 @@ impl Pending {
         state: Option<&str>,
         responses: Option<&serde_json::Map<String, Value>>,
         context: &RequestContext<RoleServer>,
+        task: Option<TaskLink<'_>>,
     ) -> Step {
         if let (Some(state), Some(responses)) = (state, responses) {
             let asked = self
@@ -91,11 +101,22 @@ impl Pending {
             let mut requests = InputRequests::new();
             requests.insert(
                 KEY.to_owned(),
-                InputRequest::Elicitation(ElicitRequest::new(params(message))),
+                InputRequest::Elicitation(ElicitRequest::new(params(message, None))),
             );
             return Step::Ask(InputRequiredResult::new(Some(requests), Some(state)));
         }
-        match context.peer.create_elicitation(params(message)).await {
+        // A 2025-11-25 task waits for the answer as `input_required`, the question naming it.
+        if let Some(task) = &task {
+            task.store.set_waiting(task.id, true);
+        }
+        let asked = context
+            .peer
+            .create_elicitation(params(message, task.as_ref().map(|t| t.id)))
+            .await;
+        if let Some(task) = &task {
+            task.store.set_waiting(task.id, false);
+        }
+        match asked {
             Ok(result) => Step::Answered(answer_of_result(&result)),
             Err(e) => Step::Unsupported(format!(
                 "refused: the confirmation could not be asked ({e}); nothing was deleted"
@@ -145,15 +166,20 @@ fn is_invisible(c: char) -> bool {
     matches!(u32::from(c), 0x200b..=0x200f | 0x2028..=0x202e | 0x2060..=0x206f | 0xfeff)
 }
 
-/// The question: a yes/no form.
-fn params(message: &str) -> ElicitRequestParams {
+/// The question: a yes/no form, naming the 2025-11-25 task it belongs to, if any.
+fn params(message: &str, task: Option<&str>) -> ElicitRequestParams {
     let schema = json!({
         "type": "object",
         "properties": {"confirm": {"type": "boolean", "title": "Delete", "description": "Yes, delete it"}},
         "required": ["confirm"]
     });
+    let meta = task.map(|id| {
+        let mut meta = serde_json::Map::new();
+        meta.insert(RELATED.to_owned(), json!({"taskId": id}));
+        RequestMetaObject(MetaObject(meta))
+    });
     ElicitRequestParams::FormElicitationParams {
-        meta: None,
+        meta,
         message: message.to_owned(),
         requested_schema: serde_json::from_value(schema).expect("a valid elicitation schema"),
     }

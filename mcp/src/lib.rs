@@ -31,6 +31,7 @@ mod server;
 mod spec_tasks;
 mod stdio_tasks;
 mod structured;
+mod task_methods;
 mod tasks;
 mod toolargs;
 mod tools;

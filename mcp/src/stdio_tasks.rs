@@ -1,34 +1,25 @@
 //! Standard input and output with MCP 2025-11-25 tasks: an adapter between the client's
-//! lines and the SDK's, which keeps everything else as it is. A `tools/call` carrying `task`
-//! is answered at once with the task (`CreateTaskResult`) and handed to the SDK under an id of
-//! its own, its `_meta` naming the task; the SDK's answer to that id ends the task.
-//! `tasks/get`, `tasks/result`, `tasks/cancel` and `tasks/list` of these tasks are answered
-//! here (other task ids go on to the SDK: the extension's tasks). The `initialize` answer
-//! gains the `tasks` capability and `tools/list` the tools' `execution.taskSupport`.
+//! lines and the SDK's, which keeps everything else as it is. The methods are
+//! `task_methods.rs`'s; this adapter remembers which answers to complete (`initialize`, and
+//! `tools/list` on a 2025-11-25 session). A confirmation a task asks for goes to the client
+//! as any request does.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
-use crate::spec_tasks::{META_KEY, Store, TASK_TOOLS};
+use crate::spec_tasks::Store;
+use crate::task_methods::{self, Step};
 
-/// The prefix of the ids under which task calls go to the SDK.
-const TASK_ID_PREFIX: &str = "ruckus-task:";
-
-/// What to do with one message of the client.
-#[derive(Debug)]
-pub(crate) enum Step {
-    /// Hand it to the SDK (possibly rewritten).
-    Forward(Value),
-    /// Answer the client with it.
-    Reply(Value),
-    /// Hand the first to the SDK and answer the client with the second.
-    Both(Value, Value),
-    /// Answer `tasks/result` for the task once it ends.
-    AwaitResult { id: Value, task: String },
+/// An answer of the SDK the adapter completes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Watched {
+    Initialize,
+    ToolsList,
 }
 
 /// The adapter's state: the tasks, and the requests whose answers it completes.
@@ -36,7 +27,9 @@ pub(crate) enum Step {
 pub(crate) struct Adapter {
     store: Arc<Store>,
     /// Client request ids (as JSON text) of `initialize` and `tools/list`.
-    watched: Mutex<HashMap<String, &'static str>>,
+    watched: Mutex<HashMap<String, Watched>>,
+    /// Whether the session speaks 2025-11-25 (its `initialize` answer says).
+    tasks: AtomicBool,
 }
 
 impl Adapter {
@@ -44,131 +37,58 @@ impl Adapter {
         Adapter {
             store,
             watched: Mutex::new(HashMap::new()),
+            tasks: AtomicBool::new(false),
         }
+    }
+
+    fn watched(&self) -> std::sync::MutexGuard<'_, HashMap<String, Watched>> {
+        self.watched.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// What to do with `message` from the client.
-    pub(crate) fn incoming(&self, mut message: Value) -> Step {
-        let (Some(method), Some(id)) = (
-            message.get("method").and_then(Value::as_str),
-            message.get("id").cloned(),
-        ) else {
-            return Step::Forward(message);
+    pub(crate) fn incoming(&self, message: Value) -> Step {
+        let kind = match message.get("method").and_then(Value::as_str) {
+            Some("initialize") => Some(Watched::Initialize),
+            Some("tools/list") => Some(Watched::ToolsList),
+            _ => None,
         };
-        let task_id = message["params"]["taskId"].as_str().map(str::to_owned);
-        let ours = task_id.as_deref().filter(|t| self.store.has(t));
-        match (method, ours) {
-            ("initialize", _) | ("tools/list", _) => {
-                let kind = if method == "initialize" {
-                    "initialize"
-                } else {
-                    "tools/list"
-                };
-                self.watched
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .insert(id.to_string(), kind);
-                Step::Forward(message)
-            }
-            ("tools/call", _) if message["params"].get("task").is_some() => self.call(id, message),
-            ("tasks/get", Some(task)) => reply(id, self.store.task(task).unwrap_or_default()),
-            ("tasks/result", Some(task)) => Step::AwaitResult {
-                id,
-                task: task.to_owned(),
-            },
-            ("tasks/cancel", Some(task)) => match self.store.cancel(task) {
-                Ok(()) => {
-                    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                        "params": {"requestId": format!("{TASK_ID_PREFIX}{task}"), "reason": "task cancelled"}});
-                    Step::Both(
-                        cancel,
-                        answer(id, self.store.task(task).unwrap_or_default()),
-                    )
-                }
-                Err(message) => Step::Reply(error(id, -32602, &message)),
-            },
-            ("tasks/list", _) => reply(id, json!({"tasks": self.store.list()})),
-            _ => {
-                message["params"].as_object_mut().map(|p| p.remove("task"));
-                Step::Forward(message)
-            }
+        if let (Some(kind), Some(id)) = (kind, message.get("id")) {
+            self.watched().insert(id.to_string(), kind);
         }
-    }
-
-    /// A `tools/call` as a task: the task at once, the call to the SDK under the task's id.
-    fn call(&self, id: Value, mut message: Value) -> Step {
-        let tool = message["params"]["name"]
-            .as_str()
-            .unwrap_or_default()
-            .to_owned();
-        if !TASK_TOOLS.contains(&tool.as_str()) {
-            let text = format!(
-                "the tool `{tool}` does not run as a task (its execution.taskSupport is forbidden); call it without `task`"
-            );
-            return Step::Reply(error(id, -32602, &text));
-        }
-        let ttl = message["params"]["task"]["ttl"].as_u64();
-        let task = self.store.create(ttl);
-        let params = &mut message["params"];
-        params.as_object_mut().map(|p| p.remove("task"));
-        params["_meta"][META_KEY] = json!(task);
-        message["id"] = json!(format!("{TASK_ID_PREFIX}{task}"));
-        let created = json!({"task": self.store.task(&task).unwrap_or_default()});
-        Step::Both(message, answer(id, created))
+        task_methods::route(&self.store, None, message)
     }
 
     /// `message` from the SDK as the client gets it, if it gets it: answers of task calls end
     /// their task; the answers of `initialize` and `tools/list` gain what tasks add.
     pub(crate) fn outgoing(&self, mut message: Value) -> Option<Value> {
+        if let Some(task) = task_methods::answered_task(&message) {
+            let task = task.to_owned();
+            self.store.finish(&task, message);
+            return None;
+        }
         let Some(id) = message.get("id") else {
             return Some(message);
         };
         if message.get("method").is_some() {
             return Some(message);
         }
-        if let Some(task) = id.as_str().and_then(|i| i.strip_prefix(TASK_ID_PREFIX)) {
-            let task = task.to_owned();
-            self.store.finish(&task, message);
-            return None;
-        }
-        let kind = self
-            .watched
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&id.to_string());
-        let result = message.get_mut("result");
-        match (kind, result) {
-            (Some("initialize"), Some(result)) => {
-                result["capabilities"]["tasks"] =
-                    json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}});
+        let kind = self.watched().remove(&id.to_string());
+        let Some(result) = message.get_mut("result") else {
+            return Some(message);
+        };
+        match kind {
+            Some(Watched::Initialize) => {
+                task_methods::add_capability(result);
+                let tasks = result["protocolVersion"] == task_methods::VERSION;
+                self.tasks.store(tasks, Ordering::Relaxed);
             }
-            (Some("tools/list"), Some(result)) => {
-                for tool in result["tools"].as_array_mut().into_iter().flatten() {
-                    let name = tool["name"].as_str().unwrap_or_default();
-                    let support = if TASK_TOOLS.contains(&name) {
-                        "optional"
-                    } else {
-                        "forbidden"
-                    };
-                    tool["execution"] = json!({"taskSupport": support});
-                }
+            Some(Watched::ToolsList) if self.tasks.load(Ordering::Relaxed) => {
+                task_methods::add_task_support(result);
             }
             _ => {}
         }
         Some(message)
     }
-}
-
-fn answer(id: Value, result: Value) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "result": result})
-}
-
-fn reply(id: Value, result: Value) -> Step {
-    Step::Reply(answer(id, result))
-}
-
-fn error(id: Value, code: i64, message: &str) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
 }
 
 /// Runs the adapter between the client (`input`, `output`) and the SDK's end of a pipe
@@ -227,10 +147,7 @@ where
             Step::AwaitResult { id, task } => {
                 let (store, to_client) = (adapter.store.clone(), to_client.clone());
                 tokio::spawn(async move {
-                    let out = match store.result(&task).await {
-                        Ok(result) => answer(id, result),
-                        Err(e) => json!({"jsonrpc": "2.0", "id": id, "error": e}),
-                    };
+                    let out = task_methods::ended(id, store.result(&task).await);
                     let _ = to_client.send(out.to_string());
                 });
                 (None, None)
@@ -257,18 +174,15 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn adapter() -> Adapter {
-        Adapter::new(Arc::new(Store::default()))
-    }
+    use serde_json::json;
 
     #[test]
-    fn initialize_and_tools_list_gain_what_tasks_add() {
-        let a = adapter();
+    fn initialize_and_tools_list_gain_what_tasks_add_on_2025_11_25() {
+        let a = Adapter::new(Arc::new(Store::default()));
         let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}});
         assert!(matches!(a.incoming(init), Step::Forward(_)));
         let answer = a
-            .outgoing(json!({"jsonrpc": "2.0", "id": 1, "result": {"capabilities": {"tools": {}}}}))
+            .outgoing(json!({"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}}}))
             .unwrap();
         assert_eq!(
             answer["result"]["capabilities"]["tasks"]["requests"]["tools"]["call"],
@@ -279,10 +193,6 @@ mod tests {
         let tools = json!({"jsonrpc": "2.0", "id": "l", "result": {"tools": [{"name": "invoke_read"}, {"name": "invoke_write"}]}});
         let tools = a.outgoing(tools).unwrap();
         assert_eq!(
-            tools["result"]["tools"][0]["execution"]["taskSupport"],
-            "forbidden"
-        );
-        assert_eq!(
             tools["result"]["tools"][1]["execution"]["taskSupport"],
             "optional"
         );
@@ -292,36 +202,19 @@ mod tests {
     }
 
     #[test]
-    fn a_task_call_is_answered_at_once_and_ends_with_the_sdks_answer() {
-        let a = adapter();
-        let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
-            "params": {"name": "invoke_write", "arguments": {}, "task": {"ttl": 5}}});
-        let Step::Both(forwarded, reply) = a.incoming(call) else {
-            panic!("a task call is forwarded and answered")
-        };
-        let task = reply["result"]["task"]["taskId"]
-            .as_str()
-            .unwrap()
-            .to_owned();
-        assert_eq!(reply["id"], 7);
-        assert_eq!(forwarded["id"], json!(format!("{TASK_ID_PREFIX}{task}")));
-        assert_eq!(forwarded["params"]["_meta"][META_KEY], json!(task));
-        assert!(forwarded["params"].get("task").is_none());
-        let get =
-            json!({"jsonrpc": "2.0", "id": 8, "method": "tasks/get", "params": {"taskId": task}});
-        let Step::Reply(got) = a.incoming(get.clone()) else {
-            panic!()
-        };
-        assert_eq!(got["result"]["status"], "working");
-        let done = json!({"jsonrpc": "2.0", "id": forwarded["id"], "result": {"content": []}});
-        assert_eq!(a.outgoing(done), None);
-        let Step::Reply(got) = a.incoming(get) else {
-            panic!()
-        };
-        assert_eq!(got["result"]["status"], "completed");
-        // Unknown task ids go on to the SDK (the extension's tasks).
-        let other =
-            json!({"jsonrpc": "2.0", "id": 9, "method": "tasks/get", "params": {"taskId": "x"}});
-        assert!(matches!(a.incoming(other), Step::Forward(_)));
+    fn a_newer_session_sees_no_2025_11_25_tasks() {
+        let a = Adapter::new(Arc::new(Store::default()));
+        a.incoming(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}));
+        let answer = a
+            .outgoing(json!({"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2026-07-28", "capabilities": {}}}))
+            .unwrap();
+        assert!(answer["result"]["capabilities"].get("tasks").is_none());
+        a.incoming(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
+        let tools = a
+            .outgoing(
+                json!({"jsonrpc": "2.0", "id": 2, "result": {"tools": [{"name": "invoke_write"}]}}),
+            )
+            .unwrap();
+        assert!(tools["result"]["tools"][0].get("execution").is_none());
     }
 }

@@ -1,6 +1,7 @@
 //! The HTTP transport under clients that hold its resources: half-sent request heads are
-//! closed after the header timeout, connections past the cap wait their turn instead of
-//! using up descriptors (so a fresh session is served while many are held), and a body past
+//! closed after the header timeout, connections past the cap wait in the listen queue instead
+//! of using up descriptors, and the oldest idle one is closed for a newcomer (so a fresh
+//! session is served at once while many heads are held), and a body past
 //! the limit is refused as soon as the bytes read pass it (tokio's paused clock, raw TCP).
 
 use std::net::SocketAddr;
@@ -88,9 +89,9 @@ async fn half_sent_heads_are_closed_and_a_fresh_session_is_served_meanwhile() {
     let status = timeout(Duration::from_secs(600), initialize(addr)).await;
     let status = status.expect("a fresh session is served while heads are held");
     assert_eq!(status, "HTTP/1.1 200 OK");
-    // It waited for free connections: twelve held heads, four at a time, five seconds each.
+    // It did not wait for the held heads to time out: the oldest were closed for it.
     assert!(
-        started.elapsed() >= Duration::from_secs(15),
+        started.elapsed() < Duration::from_secs(5),
         "{:?}",
         started.elapsed()
     );

@@ -1,15 +1,18 @@
-//! The bearer token a request must carry when one is set, and the status of a session's
-//! `DELETE` (204: rmcp answers 202, which clients read as a failure to end the session).
+//! What every request passes first: its `Origin` and `Host` (`origin.rs`), the bearer token
+//! when one is set; and the status of a session's `DELETE` (204: rmcp answers 202, which
+//! clients read as a failure to end the session).
 
 use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::header::{AUTHORIZATION, WWW_AUTHENTICATE};
+use axum::http::header::{AUTHORIZATION, HOST, ORIGIN, WWW_AUTHENTICATE};
 use axum::http::{HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
 use subtle::ConstantTimeEq;
+
+use super::origin::Allowed;
 
 /// The token HTTP clients must send (`Authorization: Bearer <token>`); never shown.
 #[derive(Clone)]
@@ -41,13 +44,27 @@ impl BearerToken {
     }
 }
 
-/// Refuses a request without the token (401), then maps a `DELETE`'s 202 to 204.
-pub(super) async fn guard(
-    State(token): State<Option<BearerToken>>,
-    request: Request,
-    next: Next,
-) -> Response {
-    if token
+/// What the guard admits.
+#[derive(Debug, Clone)]
+pub(super) struct Gate {
+    pub token: Option<BearerToken>,
+    pub allowed: Allowed,
+}
+
+/// Refuses a request from another origin or host (403) or without the token (401), then
+/// maps a `DELETE`'s 202 to 204.
+pub(super) async fn guard(State(gate): State<Arc<Gate>>, request: Request, next: Next) -> Response {
+    let headers = request.headers();
+    let origin = headers.get(ORIGIN).map(HeaderValue::as_bytes);
+    let host = headers.get(HOST).map(HeaderValue::as_bytes);
+    if let Some(refusal) = gate.allowed.refusal(origin, host) {
+        tracing::warn!("refused a request: {refusal}");
+        let mut refused = Response::new(Body::from(refusal));
+        *refused.status_mut() = StatusCode::FORBIDDEN;
+        return refused;
+    }
+    if gate
+        .token
         .as_ref()
         .is_some_and(|t| !t.admits(request.headers().get(AUTHORIZATION)))
     {

@@ -5,6 +5,8 @@
 
 mod accept;
 mod guard;
+mod origin;
+mod tasks;
 
 pub use guard::BearerToken;
 
@@ -51,19 +53,11 @@ impl Default for HttpOptions {
 /// `text` if it is an origin `--allow-origin` accepts: `scheme://host` with an optional port
 /// and nothing after it.
 pub fn parse_origin(text: &str) -> Result<String, String> {
-    let bad = || format!("`{text}` is not an origin (scheme://host or scheme://host:port)");
-    let (scheme, authority) = text.split_once("://").ok_or_else(bad)?;
-    let scheme_ok = !scheme.is_empty()
-        && scheme
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
-    let authority_ok = !authority.is_empty()
-        && !authority.contains(['/', '?', '#', '@', ' '])
-        && !authority.ends_with(':');
-    if scheme_ok && authority_ok {
-        Ok(text.to_owned())
-    } else {
-        Err(bad())
+    match origin::Origin::parse(text) {
+        Some(_) => Ok(text.to_owned()),
+        None => Err(format!(
+            "`{text}` is not an origin (scheme://host or scheme://host:port)"
+        )),
     }
 }
 
@@ -85,22 +79,28 @@ pub async fn serve_http_on(
     options: HttpOptions,
 ) -> Result<(), String> {
     let port = listener.local_addr().map_err(|e| e.to_string())?.port();
-    let own = ["127.0.0.1", "localhost", "[::1]"].map(|host| format!("http://{host}:{port}"));
-    let origins = own
-        .into_iter()
-        .chain(options.allowed_origins.iter().cloned());
+    // Origin and Host are the guard's to check (origin.rs), before the task layer answers.
     let config = StreamableHttpServerConfig::default()
-        .with_allowed_origins(origins)
-        .enforce_origin_validation()
+        .disable_allowed_hosts()
+        .disable_allowed_origins()
         .with_max_request_body_bytes(options.max_body_bytes);
+    let tasks = Arc::new(tasks::Tasks {
+        store: server.spec_tasks(),
+        max_body_bytes: options.max_body_bytes,
+    });
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    let router = axum::Router::new().nest_service("/mcp", service).layer(
-        axum::middleware::from_fn_with_state(options.token.clone(), guard::guard),
-    );
+    let gate = Arc::new(guard::Gate {
+        token: options.token.clone(),
+        allowed: origin::Allowed::new(port, &options.allowed_origins),
+    });
+    let router = axum::Router::new()
+        .nest_service("/mcp", service)
+        .layer(axum::middleware::from_fn_with_state(tasks, tasks::layer))
+        .layer(axum::middleware::from_fn_with_state(gate, guard::guard));
     accept::serve(listener, router, &options).await;
     Ok(())
 }

@@ -29,6 +29,8 @@ pub struct Agent {
     pub asked: Arc<Mutex<Vec<String>>>,
     /// Declares elicitation and tasks.
     pub capable: bool,
+    /// The protocol version asked for in `initialize` (else the SDK's latest).
+    pub version: Option<ProtocolVersion>,
 }
 
 impl Agent {
@@ -62,7 +64,11 @@ impl ClientHandler for Agent {
         } else {
             ClientCapabilities::default()
         };
-        ClientConfig::new(capabilities, Implementation::new("ruckus-mcp-test", "0"))
+        let config = ClientConfig::new(capabilities, Implementation::new("ruckus-mcp-test", "0"));
+        match &self.version {
+            Some(version) => config.with_protocol_version(version.clone()),
+            None => config,
+        }
     }
 
     async fn create_elicitation(
