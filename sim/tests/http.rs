@@ -167,6 +167,36 @@ async fn media_types_parameters_and_relationships() {
     assert_eq!(status, 404);
 }
 
+/// `upload_file` takes its body as the vendor's `multipart/vnd.ruckus.v1+form-data` or as plain
+/// form data; a multipart version the route lacks is refused.
+#[tokio::test]
+async fn a_versioned_multipart_upload_is_negotiated() {
+    let sim = Simulator::start().await.expect("simulator");
+    let (http, base) = (reqwest::Client::new(), sim.base_url());
+    let t = token(&http, &base).await;
+    let body = "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.csv\"\r\n\r\nx\r\n--b--\r\n";
+    let send = |content_type: &'static str| {
+        http.post(format!("{base}/enrollmentActions/files"))
+            .bearer_auth(&t)
+            .header("content-type", content_type)
+            .body(body)
+            .send()
+    };
+    for (content_type, expected) in [
+        ("multipart/vnd.ruckus.v1+form-data; boundary=b", 200),
+        ("multipart/form-data; boundary=b", 200),
+        ("multipart/vnd.ruckus.v2+form-data; boundary=b", 415),
+    ] {
+        let answer = send(content_type).await.expect("answered");
+        let status = answer.status().as_u16();
+        let text = answer.text().await.expect("a body");
+        assert_eq!(status, expected, "{content_type}: {text}");
+        if expected == 415 {
+            assert!(text.contains("multipart/vnd.ruckus.v1+form-data"), "{text}");
+        }
+    }
+}
+
 #[tokio::test]
 async fn seeds_put_objects_and_customers_in_place() {
     let seed = Seed::parse(

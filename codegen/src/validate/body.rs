@@ -1,6 +1,6 @@
 //! An operation's request body and its media-type versions.
 
-use super::rules::{valid_media_type, version_label, wire_text};
+use super::rules::{MediaFamily, valid_media_type, version_label, wire_text};
 use super::types::Inline;
 use super::{ApiCtx, At, Validator};
 use crate::ir::{BodyIr, BodyKind, ResponseIr, ResponseKind, TypeRef, VersionIr};
@@ -114,7 +114,7 @@ impl Validator {
             }];
         }
         let shape = Shape {
-            req_json: request.as_ref().is_some_and(|b| b.kind == BodyKind::Json),
+            request: request.as_ref().map(|b| b.kind),
             resp_json: success.kind == ResponseKind::Json,
             explicit_accept: op
                 .responses
@@ -126,10 +126,11 @@ impl Validator {
             vendor,
         };
         let mat = at.with(&["media_types:"]);
-        if !shape.req_json && !shape.resp_json {
+        let versioned_body = matches!(shape.request, Some(BodyKind::Json | BodyKind::Multipart));
+        if !versioned_body && !shape.resp_json {
             self.err(
                 &mat,
-                "`media_types` select JSON representations, but neither the request nor the response is JSON",
+                "`media_types` select JSON or multipart representations, but the request is neither and the response is not JSON",
             );
             return vec![];
         }
@@ -156,42 +157,11 @@ impl Validator {
         shape: &Shape<'_>,
         seen: &mut BTreeSet<(Option<String>, String)>,
     ) -> Option<VersionIr> {
-        let (given_ct, given_accept) = match entry {
-            spec::MediaTypeEntry::Both(mt) => (
-                shape.req_json.then(|| mt.clone()),
-                (shape.resp_json && !shape.explicit_accept).then(|| mt.clone()),
-            ),
-            spec::MediaTypeEntry::Split(split) => {
-                (split.content_type.clone(), split.accept.clone())
-            }
-        };
+        let (given_ct, given_accept, label) = self.entry_sides(entry, mat, shape)?;
         let shown = given_ct
             .clone()
             .or_else(|| given_accept.clone())
             .unwrap_or_default();
-        let mut labels = Vec::new();
-        for mt in given_ct.iter().chain(given_accept.iter()) {
-            match version_label(mt, shape.vendor) {
-                Some(label) => labels.push(label),
-                None => {
-                    self.err(
-                        &mat.with(&[&format!("{mt}|content_type: {mt}|accept: {mt}")]),
-                        format!(
-                            "media type `{mt}` must be application/json or application/vnd.{}.<version>+json",
-                            shape.vendor
-                        ),
-                    );
-                    return None;
-                }
-            }
-        }
-        let Some(label) = labels.first().cloned() else {
-            self.err(
-                mat,
-                "a media type entry needs a `content_type` or an `accept`",
-            );
-            return None;
-        };
         let content_type = given_ct.or_else(|| shape.default_ct.clone());
         let accept = given_accept.unwrap_or_else(|| shape.default_accept.to_owned());
         if !seen.insert((content_type.clone(), accept.clone())) {
@@ -213,12 +183,89 @@ impl Validator {
             accept,
         })
     }
+
+    /// The `Content-Type` and `Accept` an entry names and its label (that of its first media
+    /// type), or None after reporting a media type that is not a version or does not fit the
+    /// operation's bodies.
+    fn entry_sides(
+        &mut self,
+        entry: &spec::MediaTypeEntry,
+        mat: &At<'_>,
+        shape: &Shape<'_>,
+    ) -> Option<(Option<String>, Option<String>, String)> {
+        let req_json = shape.request == Some(BodyKind::Json);
+        let (given_ct, given_accept) = match entry {
+            spec::MediaTypeEntry::Both(mt) => match version_label(mt, shape.vendor) {
+                // A multipart version only ever describes the request body.
+                Some((_, MediaFamily::Multipart)) => (Some(mt.clone()), None),
+                _ => (
+                    req_json.then(|| mt.clone()),
+                    (shape.resp_json && !shape.explicit_accept).then(|| mt.clone()),
+                ),
+            },
+            spec::MediaTypeEntry::Split(split) => {
+                (split.content_type.clone(), split.accept.clone())
+            }
+        };
+        let mut labels = Vec::new();
+        let sides = [(&given_ct, true), (&given_accept, false)];
+        for (mt, is_ct) in sides.iter().filter_map(|(m, c)| Some(((*m).as_ref()?, *c))) {
+            let at = mat.with(&[&format!("{mt}|content_type: {mt}|accept: {mt}")]);
+            let Some((label, family)) = version_label(mt, shape.vendor) else {
+                self.err(
+                    &at,
+                    format!(
+                        "media type `{mt}` must be application/json or application/vnd.{v}.<version>+json, or multipart/vnd.{v}.<version>+form-data for a multipart request body",
+                        v = shape.vendor
+                    ),
+                );
+                return None;
+            };
+            if let Some(msg) = misfit(mt, family, is_ct, shape.request) {
+                self.err(&at, msg);
+                return None;
+            }
+            labels.push(label);
+        }
+        let Some(label) = labels.first().cloned() else {
+            self.err(
+                mat,
+                "a media type entry needs a `content_type` or an `accept`",
+            );
+            return None;
+        };
+        Some((given_ct, given_accept, label))
+    }
+}
+
+/// What is wrong with sending media type `mt` of `family` as the `Content-Type` (`is_ct`) or
+/// the `Accept` of an operation whose request body is `request`, if anything: a JSON type sets
+/// only a JSON body's `Content-Type`, a multipart one only a multipart body's.
+fn misfit(mt: &str, family: MediaFamily, is_ct: bool, request: Option<BodyKind>) -> Option<String> {
+    let body = request.map_or("this operation has no request body".to_owned(), |k| {
+        format!("this operation's request body is {}", k.as_str())
+    });
+    match (family, is_ct, request) {
+        (MediaFamily::Multipart, false, _) => Some(format!(
+            "media type `{mt}` is a multipart request type; it cannot be an `accept`"
+        )),
+        (MediaFamily::Multipart, true, Some(BodyKind::Multipart))
+        | (MediaFamily::Json, true, Some(BodyKind::Json))
+        | (MediaFamily::Json, false, _) => None,
+        (MediaFamily::Multipart, true, _) => Some(format!(
+            "media type `{mt}` is for a multipart request body, but {body}"
+        )),
+        (MediaFamily::Json, true, _) => Some(format!(
+            "media type `{mt}` is for a JSON request body, but {body}"
+        )),
+    }
 }
 
 /// What an operation's media-type entries are resolved against.
 struct Shape<'s> {
-    /// The request body is JSON (a media type entry sets its `Content-Type`).
-    req_json: bool,
+    /// The request body's kind: a JSON entry sets a JSON body's `Content-Type`, a multipart one a
+    /// multipart body's.
+    request: Option<BodyKind>,
     /// The success response is JSON (a media type entry sets `Accept`).
     resp_json: bool,
     /// The success response names its own media type, which a plain entry leaves alone.

@@ -20,6 +20,8 @@ mod api;
 mod body;
 mod cross;
 mod lifecycle;
+#[cfg(test)]
+mod media_tests;
 mod nesting;
 mod operation;
 mod rules;

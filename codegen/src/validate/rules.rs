@@ -131,20 +131,38 @@ pub(super) fn path_placeholders(path: &str) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-/// `json` for application/json, `v1.1` for application/vnd.<vendor>.v1.1+json.
-pub(super) fn version_label(mt: &str, vendor: &str) -> Option<String> {
+/// The bodies a media type of `media_types` describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum MediaFamily {
+    /// JSON request bodies and answers (`application/json`, `application/vnd.<vendor>.vN+json`).
+    Json,
+    /// Multipart request bodies (`multipart/vnd.<vendor>.vN+form-data`); never an answer.
+    Multipart,
+}
+
+/// The label and family of a media type `media_types` may name: `json` for application/json,
+/// `v1.1` for application/vnd.<vendor>.v1.1+json and for multipart/vnd.<vendor>.v1.1+form-data.
+pub(super) fn version_label(mt: &str, vendor: &str) -> Option<(String, MediaFamily)> {
     if mt == "application/json" {
-        return Some("json".into());
+        return Some(("json".into(), MediaFamily::Json));
     }
-    let v = mt
-        .strip_prefix(&format!("application/vnd.{vendor}."))?
-        .strip_suffix("+json")?;
+    let versioned = |main: &str, suffix: &str| {
+        mt.strip_prefix(&format!("{main}/vnd.{vendor}."))?
+            .strip_suffix(suffix)
+    };
+    let (v, family) = match versioned("application", "+json") {
+        Some(v) => (v, MediaFamily::Json),
+        None => (
+            versioned("multipart", "+form-data")?,
+            MediaFamily::Multipart,
+        ),
+    };
     let ok = v.starts_with('v')
         && v.len() > 1
         && v[1..]
             .split('.')
             .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
-    ok.then(|| v.to_owned())
+    ok.then(|| (v.to_owned(), family))
 }
 
 pub(super) fn valid_media_type(mt: &str) -> bool {
@@ -179,13 +197,23 @@ mod tests {
         assert!(path_placeholders("/a/{x").is_err());
         assert!(path_placeholders("/a/{x}/{x}").is_err());
         assert_eq!(
-            version_label("application/vnd.ruckus.v1.1+json", "ruckus").as_deref(),
-            Some("v1.1")
+            version_label("application/vnd.ruckus.v1.1+json", "ruckus"),
+            Some(("v1.1".into(), MediaFamily::Json))
         );
         assert_eq!(
-            version_label("application/vnd.other.v1+json", "ruckus"),
-            None
+            version_label("multipart/vnd.ruckus.v2+form-data", "ruckus"),
+            Some(("v2".into(), MediaFamily::Multipart))
         );
+        for refused in [
+            "application/vnd.other.v1+json",
+            "multipart/vnd.other.v1+form-data",
+            "multipart/vnd.ruckus.v1+json",
+            "application/vnd.ruckus.v1+form-data",
+            "multipart/vnd.ruckus.x1+form-data",
+            "multipart/form-data",
+        ] {
+            assert_eq!(version_label(refused, "ruckus"), None, "{refused}");
+        }
         assert!(path_chars("/a/{x}/b-c_d.e~f", "path", true).is_ok());
         let err = path_chars("/a/`<script>`", "path", true).unwrap_err();
         assert!(err.contains("a backtick"), "{err}");

@@ -113,13 +113,7 @@ fn body_with_type(
         Body::Multipart {
             content_type,
             bytes,
-        } => (
-            Some(
-                HeaderValue::from_str(&content_type)
-                    .map_err(|_| Error::invalid("invalid multipart content type"))?,
-            ),
-            Some(bytes),
-        ),
+        } => (Some(multipart_type(&content_type, declared)?), Some(bytes)),
         Body::Binary(bytes) => (Some(declared.or("application/octet-stream")?), Some(bytes)),
         Body::Typed {
             content_type,
@@ -135,6 +129,29 @@ fn body_with_type(
             (Some(value), Some(bytes))
         }
     })
+}
+
+/// The `Content-Type` of a multipart body whose own is `own` (`multipart/form-data;
+/// boundary=...`): the declared multipart media type (a vendor version such as
+/// `multipart/vnd.ruckus.v1+form-data`) with the body's parameters, so the boundary stays the one
+/// the bytes use; the body's own when nothing multipart is declared.
+fn multipart_type(own: &str, declared: Declared<'_>) -> Result<HeaderValue, Error> {
+    let declared = match declared {
+        Declared::Static(value) => value,
+        Declared::Dynamic(value) => value,
+    };
+    let essence = declared
+        .and_then(|d| d.split(';').next())
+        .map(str::trim)
+        .filter(|d| {
+            d.get(..10)
+                .is_some_and(|m| m.eq_ignore_ascii_case("multipart/"))
+        });
+    let value = match (essence, own.split_once(';')) {
+        (Some(essence), Some((_, params))) => format!("{essence};{params}"),
+        _ => own.to_owned(),
+    };
+    HeaderValue::from_str(&value).map_err(|_| Error::invalid("invalid multipart content type"))
 }
 
 fn media_type_value(value: &str, what: &str) -> Result<HeaderValue, Error> {

@@ -129,7 +129,9 @@ impl<'a> WorkflowsClient<'a> {
     /// - Request body (multipart, optional, builder method `body`): multipart form with parts `file`
     /// - Response 200: `FileUploadResponse`
     /// - Response 201: `FileUploadResponse`
-    /// - Media types: Content-Type `multipart/form-data`, Accept `application/json`
+    /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
+    ///   - `V1`: Accept `application/json`, Content-Type `multipart/vnd.ruckus.v1+form-data`
+    ///   - `Json`: Accept `application/json`, Content-Type `multipart/form-data`
     /// - Provenance: reference (workflow_actions_api-0.0.2.yaml uploadFile).
     #[doc(alias = "/enrollmentActions/files")]
     #[doc(alias = "POST /enrollmentActions/files")]
@@ -459,7 +461,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Request body (multipart, optional, builder method `body`): multipart form with parts `file`
     /// - Response 202: `AsycRequestResponse`
     /// - Versions (`version` takes [`V1OrJson`](super::versions::V1OrJson); the first is the default):
-    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data`
+    ///   - `V1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/vnd.ruckus.v1+form-data`
     ///   - `Json`: Accept `application/json`, Content-Type `multipart/form-data`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`

@@ -9,6 +9,7 @@
 //! operation by its id: `skip:` (with the reason) leaves its route out, `area:` moves it.
 
 mod bodies;
+mod multipart;
 mod place;
 mod shape;
 

@@ -1,6 +1,7 @@
 //! The facts of one drafted route: parameters, bodies, statuses, media types, paging.
 
 use super::Route;
+use super::multipart;
 use crate::audit::openapi::DescPaging;
 use crate::openapi::{MediaType, Schema};
 use indexmap::IndexMap;
@@ -141,7 +142,7 @@ pub fn bodies<'v>(r: &Route<'v>, vendor: &str) -> Result<Bodies<'v>, String> {
         .filter_map(|(_, c)| *c)
         .flat_map(|c| json_media(c, vendor))
         .collect();
-    let (media_types, versioned) = media_types(&req_json, &resp_json);
+    let (mut media_types, mut versioned) = media_types(&req_json, &resp_json);
     let default = |set: &BTreeSet<String>| {
         media_types
             .first()
@@ -157,6 +158,23 @@ pub fn bodies<'v>(r: &Route<'v>, vendor: &str) -> Result<Bodies<'v>, String> {
         Some(b) => request(&b.content, b.required, &default(&req_json)),
     };
     let (responses, response_schema) = responses(&successes, &default(&resp_json));
+    if let (
+        Some(b),
+        Some(RequestBody {
+            kind: Some(BodyKind::Multipart),
+            ..
+        }),
+    ) = (body, &request)
+    {
+        let versions = multipart::versions(&b.content, vendor);
+        let plain_body = b
+            .content
+            .keys()
+            .any(|k| k.starts_with("multipart/") && !versions.contains(k));
+        versioned |= !versions.is_empty();
+        let json_answer = resp_json.contains("application/json");
+        media_types = multipart::join(media_types, &versions, plain_body, json_answer, vendor);
+    }
     Ok(Bodies {
         request,
         responses,

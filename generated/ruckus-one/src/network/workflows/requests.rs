@@ -212,6 +212,10 @@ static UPLOAD_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
     api: &super::API,
     versions: &[
         ruckus_one_runtime::internal::MediaTypes {
+            content_type: Some("multipart/vnd.ruckus.v1+form-data"),
+            accept: "application/json",
+        },
+        ruckus_one_runtime::internal::MediaTypes {
             content_type: Some("multipart/form-data"),
             accept: "application/json",
         },
@@ -223,7 +227,7 @@ static UPLOAD_FILE: ruckus_one_runtime::internal::Operation = ruckus_one_runtime
 /// Request builder for `WorkflowsClient::upload_file` (Upload file).
 ///
 /// Optional parameters: [`body`](Self::body).
-/// For this call only: [`tenant`](Self::tenant), [`timeout`](Self::timeout), [`retry`](Self::retry).
+/// For this call only: [`tenant`](Self::tenant), [`version`](Self::version), [`timeout`](Self::timeout), [`retry`](Self::retry).
 /// Then one of: [`send`](Self::send).
 #[must_use = "a request does nothing until `send` is awaited"]
 pub struct UploadFile<'a> {
@@ -240,6 +244,12 @@ impl<'a> UploadFile<'a> {
     #[inline]
     pub fn body(mut self, body: ruckus_one_runtime::Multipart) -> Self {
         self.req.multipart(body);
+        self
+    }
+    /// Sends and accepts `version` instead of the operation's default representation.
+    #[inline]
+    pub fn version(mut self, version: super::versions::V1OrJson) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -599,7 +609,7 @@ static CREATE_UI_CONFIG: ruckus_one_runtime::internal::Operation = ruckus_one_ru
     api: &super::API,
     versions: &[
         ruckus_one_runtime::internal::MediaTypes {
-            content_type: Some("multipart/form-data"),
+            content_type: Some("multipart/vnd.ruckus.v1+form-data"),
             accept: "application/vnd.ruckus.v1+json",
         },
         ruckus_one_runtime::internal::MediaTypes {

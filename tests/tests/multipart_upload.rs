@@ -1,0 +1,55 @@
+//! A multipart upload whose operation offers the vendor's versioned multipart type
+//! (`upload_file`: `multipart/vnd.ruckus.v1+form-data` by default, plain form data as `json`),
+//! sent by the generated client to the simulator in both versions.
+
+use ruckus_one::network::versions::V1OrJson;
+use ruckus_one::{Client, Config, Credentials, Multipart};
+use ruckus_one_sim::Simulator;
+
+fn client_for(sim: &Simulator) -> Client {
+    let (id, secret) = sim.credentials();
+    let config = Config::new(Credentials::new(id, secret))
+        .base_url(sim.base_url())
+        .token_tenant_id(sim.tenant_id());
+    Client::new(config).expect("client")
+}
+
+fn csv() -> Multipart {
+    Multipart::new().file(
+        "file",
+        "actions.csv",
+        "text/csv",
+        bytes::Bytes::from_static(b"name\nalice\n"),
+    )
+}
+
+/// The status the simulator logged for the last `upload_file` call.
+fn last_upload_status(sim: &Simulator) -> Option<u16> {
+    sim.requests()
+        .iter()
+        .rev()
+        .find(|r| r.operation.as_deref() == Some("upload_file"))
+        .map(|r| r.status)
+}
+
+#[tokio::test]
+async fn both_versions_of_the_upload_are_taken() {
+    let sim = Simulator::start().await.expect("simulator");
+    let client = client_for(&sim);
+    let workflows = client.network().workflows();
+    workflows
+        .upload_file()
+        .body(csv())
+        .send()
+        .await
+        .expect("the v1 upload is taken");
+    assert_eq!(last_upload_status(&sim), Some(200));
+    workflows
+        .upload_file()
+        .body(csv())
+        .version(V1OrJson::Json)
+        .send()
+        .await
+        .expect("the plain upload is taken");
+    assert_eq!(last_upload_status(&sim), Some(200));
+}
