@@ -9,9 +9,9 @@ mod common;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use common::{Agent, Session, call, text, venue};
+use common::{Agent, Session, call, send, text, venue};
 use rmcp::ServiceExt;
-use rmcp::model::{ClientRequest, CustomRequest, ProtocolVersion};
+use rmcp::model::ProtocolVersion;
 use rmcp::transport::StreamableHttpClientTransport;
 use ruckus_one_mcp::policy::Policy;
 use ruckus_one_mcp::{HttpOptions, Server, connect};
@@ -50,15 +50,6 @@ async fn session(url: &str, agent: Agent) -> Session {
     };
     let transport = StreamableHttpClientTransport::from_uri(url.to_owned());
     agent.serve(transport).await.expect("MCP session over HTTP")
-}
-
-/// Sends `method` with `params`; the result as JSON, or the error's text.
-async fn send(session: &Session, method: &str, params: Value) -> Result<Value, String> {
-    let request = ClientRequest::CustomRequest(CustomRequest::new(method, Some(params)));
-    match session.peer().send_request(request).await {
-        Ok(result) => Ok(serde_json::to_value(result).unwrap()),
-        Err(e) => Err(e.to_string()),
-    }
 }
 
 /// Calls `tool` with `args` as a task; the task id.

@@ -7,18 +7,8 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Agent, call, command, start_legacy, text, venue};
-use rmcp::model::{ClientRequest, CustomRequest};
+use common::{Agent, call, command, send, start_legacy, text, venue};
 use serde_json::{Value, json};
-
-/// Sends `method` with `params` and returns the result as JSON (or the error as `Err`).
-async fn send(session: &common::Session, method: &str, params: Value) -> Result<Value, String> {
-    let request = ClientRequest::CustomRequest(CustomRequest::new(method, Some(params)));
-    match session.peer().send_request(request).await {
-        Ok(result) => Ok(serde_json::to_value(result).unwrap()),
-        Err(e) => Err(e.to_string()),
-    }
-}
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_write_runs_as_a_2025_11_25_task_to_its_created_id() {

@@ -2,17 +2,13 @@
 //! (`upload_file`: `multipart/vnd.ruckus.v1+form-data` by default, plain form data as `json`),
 //! sent by the generated client to the simulator in both versions.
 
-use ruckus_one::network::versions::V1OrJson;
-use ruckus_one::{Client, Config, Credentials, Multipart};
-use ruckus_one_sim::Simulator;
+mod common;
 
-fn client_for(sim: &Simulator) -> Client {
-    let (id, secret) = sim.credentials();
-    let config = Config::new(Credentials::new(id, secret))
-        .base_url(sim.base_url())
-        .token_tenant_id(sim.tenant_id());
-    Client::new(config).expect("client")
-}
+use common::sim_client;
+
+use ruckus_one::Multipart;
+use ruckus_one::network::versions::V1OrJson;
+use ruckus_one_sim::Simulator;
 
 fn csv() -> Multipart {
     Multipart::new().file(
@@ -35,7 +31,7 @@ fn last_upload_status(sim: &Simulator) -> Option<u16> {
 #[tokio::test]
 async fn both_versions_of_the_upload_are_taken() {
     let sim = Simulator::start().await.expect("simulator");
-    let client = client_for(&sim);
+    let client = sim_client(&sim);
     let workflows = client.network().workflows();
     workflows
         .upload_file()

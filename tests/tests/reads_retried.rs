@@ -1,18 +1,13 @@
 //! A query sent as `POST` only reads, so the client repeats it after a `503` or a dropped
 //! connection as it does a `GET`; a create, which may have been carried out, is not repeated.
 
+mod common;
+
+use common::sim_client;
+
 use ruckus_one::network::common::QueryRequest;
 use ruckus_one::network::{Venue, VenueAddress};
-use ruckus_one::{Client, Config, Credentials};
 use ruckus_one_sim::{Fault, SimConfig, Simulator};
-
-fn client_for(sim: &Simulator) -> Client {
-    let (id, secret) = sim.credentials();
-    let config = Config::new(Credentials::new(id, secret))
-        .base_url(sim.base_url())
-        .token_tenant_id(sim.tenant_id());
-    Client::new(config).expect("client")
-}
 
 fn tries(sim: &Simulator, operation: &str) -> Vec<u16> {
     sim.requests()
@@ -27,7 +22,7 @@ async fn a_generated_query_is_retried_after_a_503_and_a_dropped_connection() {
     let sim = Simulator::start_with(SimConfig::default())
         .await
         .expect("simulator starts");
-    let client = client_for(&sim);
+    let client = sim_client(&sim);
     let venues = client.network().wireless_venues();
 
     sim.inject("query_venues", Fault::status(503).times(1));

@@ -1,6 +1,10 @@
 //! The client against the simulator (`ruckus-one-sim`): typed calls, asynchronous writes and
 //! their activities, delegated tenants, tokens, rate limits and injected faults, end to end.
 
+mod common;
+
+use common::sim_client;
+
 use ruckus_one::network::common::QueryRequest;
 use ruckus_one::network::{Venue, VenueAddress};
 use ruckus_one::{Client, Config, Credentials, Method, RetryPolicy, WaitOptions};
@@ -8,14 +12,6 @@ use ruckus_one_sim::{Fault, SimConfig, Simulator};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::time::Duration;
-
-fn client_for(sim: &Simulator) -> Client {
-    let (id, secret) = sim.credentials();
-    let config = Config::new(Credentials::new(id, secret))
-        .base_url(sim.base_url())
-        .token_tenant_id(sim.tenant_id());
-    Client::new(config).expect("client")
-}
 
 fn quick() -> WaitOptions {
     WaitOptions::default()
@@ -40,7 +36,7 @@ async fn sim_with(config: SimConfig) -> Simulator {
 #[tokio::test]
 async fn venue_create_read_update_query_delete() {
     let sim = sim_with(SimConfig::default().activity_duration(Duration::ZERO)).await;
-    let client = client_for(&sim);
+    let client = sim_client(&sim);
     let venues = client.network().wireless_venues();
     let done = venues
         .create_venue(&venue("Lobby"))
@@ -98,7 +94,7 @@ async fn venue_create_read_update_query_delete() {
 #[tokio::test]
 async fn activities_move_on_the_simulator_clock_and_can_fail() {
     let sim = sim_with(SimConfig::default().manual_clock()).await;
-    let client = client_for(&sim);
+    let client = sim_client(&sim);
     let venues = client.network().wireless_venues();
     let accepted = venues
         .create_venue(&venue("Lobby"))
@@ -147,7 +143,7 @@ async fn an_msp_acts_for_its_customers_and_tenants_see_only_their_objects() {
         .customer("sim-tenant", "customer-a")
         .customer("sim-tenant", "customer-b");
     let sim = sim_with(config).await;
-    let client = client_for(&sim);
+    let client = sim_client(&sim);
     let venues = client.network().wireless_venues();
     venues
         .create_venue(&venue("A's lobby"))
@@ -200,7 +196,7 @@ async fn tokens_expire_on_the_simulator_clock_and_bad_credentials_are_refused() 
         .expect_err("401");
     assert_eq!(error.status(), Some(401));
 
-    let client = client_for(&sim);
+    let client = sim_client(&sim);
     let query = |c: Client| async move {
         c.network()
             .raw(Method::Post, "/venues/query")
@@ -225,7 +221,7 @@ async fn tokens_expire_on_the_simulator_clock_and_bad_credentials_are_refused() 
 #[tokio::test]
 async fn past_the_switch_budget_the_answer_is_429_with_retry_after_and_the_client_recovers() {
     let sim = sim_with(SimConfig::default()).await;
-    let client = client_for(&sim);
+    let client = sim_client(&sim);
     let calls = (0..25).map(|_| {
         let client = client.clone();
         async move {
@@ -248,7 +244,7 @@ async fn past_the_switch_budget_the_answer_is_429_with_retry_after_and_the_clien
 #[tokio::test]
 async fn a_wifi_network_is_checked_by_its_tag() {
     let sim = sim_with(SimConfig::default()).await;
-    let client = client_for(&sim);
+    let client = sim_client(&sim);
     let post = |kind: &'static str| {
         let client = client.clone();
         async move {
@@ -275,7 +271,7 @@ async fn a_wifi_network_is_checked_by_its_tag() {
 #[tokio::test]
 async fn typed_calls_stay_inside_the_switch_budget_without_a_429() {
     let sim = sim_with(SimConfig::default()).await;
-    let client = client_for(&sim);
+    let client = sim_client(&sim);
     let calls = (0..30).map(|_| {
         let client = client.clone();
         async move {
@@ -303,7 +299,7 @@ async fn typed_calls_stay_inside_the_switch_budget_without_a_429() {
 #[tokio::test]
 async fn bodies_are_checked_against_the_spec_types() {
     let sim = sim_with(SimConfig::default()).await;
-    let client = client_for(&sim);
+    let client = sim_client(&sim);
     let error = client
         .network()
         .raw(Method::Post, "/venues")
@@ -321,7 +317,7 @@ async fn bodies_are_checked_against_the_spec_types() {
 #[tokio::test]
 async fn injected_faults_are_retried_by_the_client() {
     let sim = sim_with(SimConfig::default().activity_duration(Duration::ZERO)).await;
-    let client = client_for(&sim);
+    let client = sim_client(&sim);
     let venues = client.network().wireless_venues();
     let done = venues
         .create_venue(&venue("Lobby"))
@@ -374,7 +370,7 @@ async fn the_cross_venue_ap_query_sees_the_aps_of_every_venue() {
     use ruckus_one::network::common::ApCreation;
 
     let sim = sim_with(SimConfig::default().activity_duration(Duration::ZERO)).await;
-    let client = client_for(&sim);
+    let client = sim_client(&sim);
     let aps = client.network().wireless_aps();
     for (venue, serial) in [
         ("v1", "302139000001"),
@@ -435,7 +431,7 @@ async fn the_msp_customer_query_lists_the_configured_and_the_created_customers()
         json!({"id": "customer-a", "name": "Alpha"}),
     )
     .expect("seeded");
-    let client = client_for(&sim);
+    let client = sim_client(&sim);
     let body: ruckus_one::network::AddTenantRequestHolder =
         serde_json::from_value(json!({"data": [{"name": "Gamma"}]})).expect("body");
     client
@@ -540,7 +536,7 @@ async fn the_msp_customer_query_lists_the_configured_and_the_created_customers()
 #[tokio::test]
 async fn creating_several_customers_at_once_names_each_created_tenant() {
     let sim = sim_with(SimConfig::default().activity_duration(Duration::ZERO)).await;
-    let client = client_for(&sim);
+    let client = sim_client(&sim);
     let body: ruckus_one::network::AddTenantRequestHolder =
         serde_json::from_value(json!({"data": [{"name": "Gamma"}, {"name": "Delta"}]}))
             .expect("body");

@@ -223,3 +223,14 @@ pub fn task_result(payload: TaskPayload) -> CallToolResult {
 pub fn venue(name: &str) -> Value {
     json!({"name": name, "address": {"country": "US", "city": "Sunnyvale", "addressLine": "1 Main St"}})
 }
+
+/// Sends `method` with `params` as they are on the wire (the SDK's types are the newer
+/// drafts'); the result as JSON, or the error's text.
+pub async fn send(session: &Session, method: &str, params: Value) -> Result<Value, String> {
+    use rmcp::model::{ClientRequest, CustomRequest};
+    let request = ClientRequest::CustomRequest(CustomRequest::new(method, Some(params)));
+    match session.peer().send_request(request).await {
+        Ok(result) => Ok(serde_json::to_value(result).expect("JSON")),
+        Err(e) => Err(e.to_string()),
+    }
+}

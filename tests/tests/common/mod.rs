@@ -119,3 +119,12 @@ pub fn percent_decode(text: &str) -> String {
     }
     String::from_utf8(out).expect("UTF-8")
 }
+
+/// The generated client signed in to the simulator `sim` as its tenant.
+pub fn sim_client(sim: &ruckus_one_sim::Simulator) -> ruckus_one::Client {
+    let (id, secret) = sim.credentials();
+    let config = ruckus_one::Config::new(ruckus_one::Credentials::new(id, secret))
+        .base_url(sim.base_url())
+        .token_tenant_id(sim.tenant_id());
+    ruckus_one::Client::new(config).expect("client")
+}
