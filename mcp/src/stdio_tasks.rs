@@ -13,7 +13,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
 use crate::spec_tasks::Store;
-use crate::task_methods::{self, Step};
+use crate::task_methods::{self, Scope, Step};
 
 /// An answer of the SDK the adapter completes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +30,8 @@ pub(crate) struct Adapter {
     watched: Mutex<HashMap<String, Watched>>,
     /// Whether the session speaks 2025-11-25 (its `initialize` answer says).
     tasks: AtomicBool,
+    /// Whether the client declared the newer drafts' tasks extension.
+    extension: AtomicBool,
 }
 
 impl Adapter {
@@ -38,6 +40,7 @@ impl Adapter {
             store,
             watched: Mutex::new(HashMap::new()),
             tasks: AtomicBool::new(false),
+            extension: AtomicBool::new(false),
         }
     }
 
@@ -55,7 +58,16 @@ impl Adapter {
         if let (Some(kind), Some(id)) = (kind, message.get("id")) {
             self.watched().insert(id.to_string(), kind);
         }
-        task_methods::route(&self.store, None, message)
+        if kind == Some(Watched::Initialize) {
+            let declared = task_methods::declares_extension(&message);
+            self.extension.store(declared, Ordering::Relaxed);
+        }
+        let scope = Scope {
+            owner: None,
+            unknown_here: self.tasks.load(Ordering::Relaxed)
+                && !self.extension.load(Ordering::Relaxed),
+        };
+        task_methods::route(&self.store, scope, message)
     }
 
     /// `message` from the SDK as the client gets it, if it gets it: answers of task calls end

@@ -28,8 +28,27 @@ pub(crate) enum Step {
     AwaitResult { id: Value, task: String },
 }
 
-/// What `message` from the client means for the tasks of `owner`.
-pub(crate) fn route(store: &Store, owner: Option<&str>, message: Value) -> Step {
+/// Whose tasks a message is about.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Scope<'a> {
+    /// The owner of the tasks: the HTTP session, `None` over stdio.
+    pub owner: Option<&'a str>,
+    /// Whether a task id this store does not have is answered here as unknown (-32602, as
+    /// 2025-11-25 asks), rather than passed on to the extension's tasks: true on a
+    /// 2025-11-25 session whose client did not declare the extension.
+    pub unknown_here: bool,
+}
+
+/// Whether an `initialize` request's client declares the newer drafts' tasks extension.
+pub(crate) fn declares_extension(initialize: &Value) -> bool {
+    initialize["params"]["capabilities"]["extensions"]
+        .get(rmcp::model::TASKS_EXTENSION_ID)
+        .is_some()
+}
+
+/// What `message` from the client means for the tasks of `scope`.
+pub(crate) fn route(store: &Store, scope: Scope<'_>, message: Value) -> Step {
+    let owner = scope.owner;
     let (Some(method), Some(id)) = (
         message.get("method").and_then(Value::as_str),
         message.get("id").cloned(),
@@ -56,6 +75,10 @@ pub(crate) fn route(store: &Store, owner: Option<&str>, message: Value) -> Step 
             Err(message) => Step::Reply(error(id, -32602, &message)),
         },
         ("tasks/list", _) => reply(id, json!({"tasks": store.list(owner)})),
+        ("tasks/get" | "tasks/result" | "tasks/cancel", None) if scope.unknown_here => {
+            let task = task_id.unwrap_or_default();
+            Step::Reply(error(id, -32602, &format!("no task {task}")))
+        }
         _ => Step::Forward(message),
     }
 }
@@ -137,12 +160,40 @@ fn error(id: Value, code: i64, message: &str) -> Value {
 mod tests {
     use super::*;
 
+    fn scope(owner: &str) -> Scope<'_> {
+        Scope {
+            owner: Some(owner),
+            unknown_here: true,
+        }
+    }
+
+    #[test]
+    fn an_unknown_task_is_invalid_params_unless_the_extension_may_have_it() {
+        let store = Store::default();
+        let get =
+            json!({"jsonrpc": "2.0", "id": 3, "method": "tasks/get", "params": {"taskId": "t-x"}});
+        let Step::Reply(answer) = route(&store, scope("s"), get.clone()) else {
+            panic!("answered here")
+        };
+        assert_eq!(answer["error"]["code"], -32602);
+        let extension = Scope {
+            owner: Some("s"),
+            unknown_here: false,
+        };
+        assert!(matches!(route(&store, extension, get), Step::Forward(_)));
+        let init = json!({"params": {"capabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}}}});
+        assert!(declares_extension(&init));
+        assert!(!declares_extension(
+            &json!({"params": {"capabilities": {"tasks": {}}}})
+        ));
+    }
+
     #[test]
     fn a_task_call_is_answered_at_once_and_ends_with_the_sdks_answer() {
         let store = Store::default();
         let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
             "params": {"name": "invoke_write", "arguments": {}, "task": {"ttl": 5_000}}});
-        let Step::Both(forwarded, reply) = route(&store, Some("s1"), call) else {
+        let Step::Both(forwarded, reply) = route(&store, scope("s1"), call) else {
             panic!("a task call is forwarded and answered")
         };
         let task = reply["result"]["task"]["taskId"]
@@ -155,19 +206,26 @@ mod tests {
         assert!(forwarded["params"].get("task").is_none());
         let get =
             json!({"jsonrpc": "2.0", "id": 8, "method": "tasks/get", "params": {"taskId": task}});
-        let Step::Reply(got) = route(&store, Some("s1"), get.clone()) else {
+        let Step::Reply(got) = route(&store, scope("s1"), get.clone()) else {
             panic!()
         };
         assert_eq!(got["result"]["status"], "working");
         // Another session does not see the task: its request goes on to the SDK.
         assert!(matches!(
-            route(&store, Some("s2"), get.clone()),
+            route(
+                &store,
+                Scope {
+                    owner: Some("s2"),
+                    unknown_here: false
+                },
+                get.clone()
+            ),
             Step::Forward(_)
         ));
         let done = json!({"jsonrpc": "2.0", "id": forwarded["id"], "result": {"content": []}});
         assert_eq!(answered_task(&done), Some(task.as_str()));
         store.finish(&task, done);
-        let Step::Reply(got) = route(&store, Some("s1"), get) else {
+        let Step::Reply(got) = route(&store, scope("s1"), get) else {
             panic!()
         };
         assert_eq!(got["result"]["status"], "completed");
@@ -178,7 +236,7 @@ mod tests {
         let store = Store::default();
         let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
             "params": {"name": "invoke_read", "arguments": {}, "task": {}}});
-        let Step::Reply(refused) = route(&store, None, call) else {
+        let Step::Reply(refused) = route(&store, scope("s1"), call) else {
             panic!("refused at once")
         };
         assert_eq!(refused["error"]["code"], -32601);

@@ -11,7 +11,7 @@ mod tasks;
 pub use guard::BearerToken;
 
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -87,6 +87,7 @@ pub async fn serve_http_on(
     let tasks = Arc::new(tasks::Tasks {
         store: server.spec_tasks(),
         max_body_bytes: options.max_body_bytes,
+        extension_sessions: Mutex::default(),
     });
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),

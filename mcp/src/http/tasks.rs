@@ -5,8 +5,9 @@
 //! confirmation) waits for the client's `tasks/result`, whose answer is an event stream that
 //! delivers it (the task shows `input_required` meanwhile), then the result.
 
+use std::collections::HashSet;
 use std::convert::Infallible;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
@@ -19,13 +20,27 @@ use serde_json::{Value, json};
 use sse_stream::{Sse, SseStream};
 
 use crate::spec_tasks::{Delivery, RELATED, Store};
-use crate::task_methods::{self, Step, TASK_ID_PREFIX, VERSION};
+use crate::task_methods::{self, Scope, Step, TASK_ID_PREFIX, VERSION};
 
 /// The layer's state: the server's tasks and the largest body read.
 #[derive(Debug)]
 pub(super) struct Tasks {
     pub store: Arc<Store>,
     pub max_body_bytes: usize,
+    /// Sessions whose client declared the newer drafts' tasks extension (whose unknown task
+    /// ids go on to the SDK); at most [`MAX_EXTENSION_SESSIONS`].
+    pub extension_sessions: Mutex<HashSet<String>>,
+}
+
+/// Sessions remembered as declaring the extension at most.
+const MAX_EXTENSION_SESSIONS: usize = 4_096;
+
+impl Tasks {
+    fn sessions(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
+        self.extension_sessions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// The largest answer of the SDK the layer reads whole (`initialize`, `tools/list`).
@@ -37,6 +52,12 @@ pub(super) async fn layer(
     request: Request,
     next: Next,
 ) -> Response {
+    if request.method() == Method::DELETE
+        && let Some(session) = request.headers().get("mcp-session-id")
+        && let Ok(session) = session.to_str()
+    {
+        tasks.sessions().remove(session);
+    }
     if request.method() != Method::POST {
         return next.run(request).await;
     }
@@ -59,7 +80,15 @@ pub(super) async fn layer(
     };
     match message["method"].as_str() {
         Some("initialize") => {
+            let extension = task_methods::declares_extension(&message);
             let answer = next.run(rebuild(bytes)).await;
+            let session = answer.headers().get("mcp-session-id");
+            if let Some(session) = session.and_then(|s| s.to_str().ok())
+                && extension
+                && tasks.sessions().len() < MAX_EXTENSION_SESSIONS
+            {
+                tasks.sessions().insert(session.to_owned());
+            }
             return complete(answer, task_methods::add_capability).await;
         }
         Some("tools/list") if spec_session => {
@@ -71,7 +100,11 @@ pub(super) async fn layer(
     let Some(session) = session.filter(|_| spec_session) else {
         return next.run(rebuild(bytes)).await;
     };
-    match task_methods::route(&tasks.store, Some(&session), message) {
+    let scope = Scope {
+        owner: Some(&session),
+        unknown_here: !tasks.sessions().contains(&session),
+    };
+    match task_methods::route(&tasks.store, scope, message) {
         Step::Forward(_) => next.run(rebuild(bytes)).await,
         Step::Reply(reply) => json_answer(&reply),
         Step::AwaitResult { id, task } => result(tasks.store.clone(), id, task),
