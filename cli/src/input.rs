@@ -141,7 +141,13 @@ pub(crate) fn lookup<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
 /// Asks `question` with `[y/N]` on a terminal, unless `--yes`; true when not on one (a script
 /// asked for the command).
 pub(crate) fn ask(question: &str, opts: &Opts) -> Result<bool, Failure> {
-    if opts.yes || !std::io::stdin().is_terminal() || !std::io::stderr().is_terminal() {
+    confirm(question, opts.yes)
+}
+
+/// [`ask`] with `--yes` given as `yes` (for a question asked where the options are not at
+/// hand, such as inside a workflow that may run on another thread).
+pub(crate) fn confirm(question: &str, yes: bool) -> Result<bool, Failure> {
+    if yes || !std::io::stdin().is_terminal() || !std::io::stderr().is_terminal() {
         return Ok(true);
     }
     eprint!("{question} [y/N] ");

@@ -76,8 +76,12 @@ pub(super) fn run(
 }
 
 /// The writer of `format` to `out` (standard output when `None`).
-fn sink(format: Format, report: Report, out: Option<PathBuf>) -> Result<Box<dyn Sink>, Failure> {
-    let stream = |out: &Option<PathBuf>| -> Result<Box<dyn Write>, Failure> {
+fn sink(
+    format: Format,
+    report: Report,
+    out: Option<PathBuf>,
+) -> Result<Box<dyn Sink + Send>, Failure> {
+    let stream = |out: &Option<PathBuf>| -> Result<Box<dyn Write + Send>, Failure> {
         Ok(match out {
             Some(path) => Box::new(BufWriter::new(
                 std::fs::File::create(path)

@@ -66,8 +66,9 @@ pub(super) fn run(
             .map_err(failure)?;
         let steps = swap::steps(&snapshot, m.get_flag("keep-old"));
         let mut book = Journal::resume(&journal).map_err(|e| failure(e.into()))?;
+        let yes = opts.yes;
         let mut ask =
-            |step: &Step| crate::input::ask(&format!("{}?", step.key), opts).unwrap_or(false);
+            |step: &Step| crate::input::confirm(&format!("{}?", step.key), yes).unwrap_or(false);
         let done = swap::run(&sw, &steps, &mut book, &mut ask).await;
         let reports = done.map_err(|e| {
             let f = failure(e);

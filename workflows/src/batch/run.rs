@@ -5,6 +5,7 @@ use super::{Batch, Prepared};
 use crate::error::Error;
 use crate::journal::{Journal, step};
 use futures_util::StreamExt;
+use futures_util::stream::FuturesUnordered;
 use ruckus_one_catalog::{Catalog, ResourceKind, Resources};
 use ruckus_one_runtime::internal::{self, described};
 use ruckus_one_runtime::{BULK_QUERY_SIZE, Client, PendingActivity, WaitOptions};
@@ -236,10 +237,16 @@ pub(super) async fn run(
 async fn run_wave(ctx: &Ctx<'_>, rows: &[&Prepared]) {
     let (tx, mut rx) = mpsc::unbounded_channel::<Accepted>();
     let sender = async move {
-        let sends = rows.iter().map(|row| send_row(ctx, row));
-        let mut sent =
-            futures_util::stream::iter(sends).buffer_unordered(ctx.options.concurrency.max(1));
-        while let Some(s) = sent.next().await {
+        // A plain loop over a FuturesUnordered rather than a stream of mapped rows: a closure
+        // held across an await here made the whole run future not `Send`.
+        let mut rest = rows.iter();
+        let mut sending = FuturesUnordered::new();
+        loop {
+            while sending.len() < ctx.options.concurrency.max(1) {
+                let Some(row) = rest.next() else { break };
+                sending.push(send_row(ctx, row));
+            }
+            let Some(s) = sending.next().await else { break };
             match s {
                 Some(Sent::Ended(report)) => ctx.report(report),
                 Some(Sent::Accepted(a)) => {

@@ -109,7 +109,7 @@ pub async fn run(
     client: &Client,
     report: Report,
     scope: &Scope,
-    sink: &mut dyn Sink,
+    sink: &mut (dyn Sink + Send),
 ) -> Result<Summary, Error> {
     let tenants: Option<Vec<String>> = match scope {
         Scope::Own => None,
@@ -149,7 +149,7 @@ async fn one_tenant(
     client: &Client,
     report: Report,
     tenant: Option<&str>,
-    sink: &mut dyn Sink,
+    sink: &mut (dyn Sink + Send),
 ) -> Result<u64, Error> {
     let lead: Vec<Cell> = tenant
         .map(|t| Cell::Text(t.to_owned()))
@@ -215,7 +215,7 @@ async fn devices(
     tenant: Option<&str>,
     lead: &[Cell],
     kind: Device,
-    sink: &mut dyn Sink,
+    sink: &mut (dyn Sink + Send),
 ) -> Result<u64, Error> {
     let (op, context) = kind.query();
     query::each_row(client, tenant, op, context, |row| {
@@ -232,7 +232,7 @@ async fn firmware(
     client: &Client,
     tenant: Option<&str>,
     lead: &[Cell],
-    sink: &mut dyn Sink,
+    sink: &mut (dyn Sink + Send),
 ) -> Result<u64, Error> {
     let mut counts: BTreeMap<(&'static str, String, String), u64> = BTreeMap::new();
     for kind in [Device::Ap, Device::Switch] {

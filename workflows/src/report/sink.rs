@@ -133,7 +133,7 @@ pub enum XlsxTarget {
     File(PathBuf),
     /// A stream (standard output that is not a terminal): the workbook is put together in
     /// memory at the end and written there.
-    Stream(Box<dyn Write>),
+    Stream(Box<dyn Write + Send>),
 }
 
 /// An XLSX workbook of one sheet, rows streamed to a temporary file until [`Sink::finish`].

@@ -42,7 +42,7 @@ pub async fn run(
     conn: &Connection<'_>,
     steps: &[Step],
     journal: &mut Journal,
-    confirm: &mut dyn FnMut(&Step) -> bool,
+    confirm: &mut (dyn FnMut(&Step) -> bool + Send),
 ) -> Result<Vec<StepReport>, Error> {
     let mut reports = Vec::new();
     for step in steps {
@@ -62,7 +62,7 @@ async fn one(
     conn: &Connection<'_>,
     step: &Step,
     journal: &mut Journal,
-    confirm: &mut dyn FnMut(&Step) -> bool,
+    confirm: &mut (dyn FnMut(&Step) -> bool + Send),
 ) -> Result<Outcome, Error> {
     let last = journal.get(&step.key).cloned();
     match last.as_ref().map(|e| (e.state, e.request_id.as_deref())) {
