@@ -23,7 +23,10 @@ use std::time::Duration;
 pub(crate) const EACH: &str = "each";
 
 /// The long names of the batch flags (an operation's own flags do not take them).
-pub(crate) const NAMES: [&str; 5] = [EACH, "journal", "resume", "wave", "pause"];
+pub(crate) const NAMES: [&str; 6] = [EACH, "journal", "resume", RESEND_UNSURE, "wave", "pause"];
+
+/// The flag that sends again, on a resume, the POST rows an earlier run may have sent.
+const RESEND_UNSURE: &str = "resend-unsure";
 
 const HEADING: &str = "Batch options";
 
@@ -53,6 +56,12 @@ pub(crate) fn args() -> Vec<Arg> {
             .help("Skip the rows the journal calls done; find creates a killed run sent")
             .action(ArgAction::SetTrue)
             .requires("journal")
+            .help_heading(HEADING),
+        Arg::new(RESEND_UNSURE)
+            .long(RESEND_UNSURE)
+            .help("With --resume: send the rows left unsure too (check them first)")
+            .action(ArgAction::SetTrue)
+            .requires("resume")
             .help_heading(HEADING),
         value(
             "wave",
@@ -149,7 +158,7 @@ pub(crate) async fn run(op: Op, m: &ArgMatches, opts: &Opts, file: &str) -> Resu
         }
     }
     let mut journal = match m.try_get_one::<String>("journal").ok().flatten() {
-        Some(path) if resume(m) => Journal::resume(Path::new(path), batch.key()),
+        Some(path) if flag(m, "resume") => Journal::resume(Path::new(path), batch.key()),
         Some(path) => Journal::create(Path::new(path), batch.key()),
         None => Ok(Journal::none()),
     }
@@ -157,6 +166,7 @@ pub(crate) async fn run(op: Op, m: &ArgMatches, opts: &Opts, file: &str) -> Resu
     let options = Options {
         concurrency: opts.concurrency,
         waves: waves(m)?,
+        resend_unsure: flag(m, RESEND_UNSURE),
         ..Options::default()
     };
     let conn = crate::connect::connect(opts).await?;
@@ -185,8 +195,8 @@ pub(crate) async fn run(op: Op, m: &ArgMatches, opts: &Opts, file: &str) -> Resu
     report(&summary, opts)
 }
 
-fn resume(m: &ArgMatches) -> bool {
-    m.try_get_one::<bool>("resume")
+fn flag(m: &ArgMatches, name: &str) -> bool {
+    m.try_get_one::<bool>(name)
         .ok()
         .flatten()
         .copied()
@@ -218,13 +228,14 @@ fn report(summary: &Summary, opts: &Opts) -> Result<(), Failure> {
     }
     rows.finish().map_err(crate::call::io)?;
     eprintln!(
-        "{} rows: {} done ({} found by identity), {} failed, {} skipped, {} still running",
+        "{} rows: {} done ({} found by identity), {} failed, {} skipped, {} still running, {} unsure",
         summary.rows.len(),
         summary.done,
         summary.existing,
         summary.failed,
         summary.skipped,
-        summary.running
+        summary.running,
+        summary.unsure
     );
     if let Some(first) = summary
         .rows
@@ -236,6 +247,20 @@ fn report(summary: &Summary, opts: &Opts) -> Result<(), Failure> {
             format!(
                 "{} row(s) failed, the first on line {}",
                 summary.failed, first.line
+            ),
+        ));
+    }
+    if let Some(first) = summary
+        .rows
+        .iter()
+        .find(|r| matches!(r.outcome, Outcome::Unsure))
+    {
+        return Err(Failure::new(
+            Exit::Other,
+            format!(
+                "{} row(s) may have been sent by the run that stopped (the first on line {}) and nothing \
+                 identifies them: check them, then resume with --resend-unsure to send them",
+                summary.unsure, first.line
             ),
         ));
     }

@@ -246,3 +246,71 @@ async fn a_resume_finds_the_creates_a_killed_run_sent() {
     let again = Journal::resume(&path, batch.key()).unwrap();
     assert!(rows.iter().all(|r| again.is_done(r.line)));
 }
+
+#[tokio::test]
+async fn a_resume_never_sends_twice_what_no_identity_finds() {
+    let sim = sim().await;
+    let client = client(&sim);
+    let op = Operation::find("network", "create_venue").unwrap();
+    // No resource layer: the create has no identity to look its object up by.
+    let no_identities = ruckus_one_catalog::Resources {
+        generated: String::new(),
+        kinds: Vec::new(),
+    };
+    let options = Options {
+        resources: Some(&no_identities),
+        ..options()
+    };
+    let batch = Batch::new(op, Arguments::default(), &csv(3)).unwrap();
+    let rows = batch.rows();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("journal");
+    // A killed run: row 1 started (maybe sent), row 2 accepted (its activity known).
+    let args = Arguments {
+        body: Some(
+            serde_json::json!({"name": "Site 001", "address": {"city": "Paris", "country": "France"}}),
+        ),
+        ..Arguments::default()
+    };
+    let request = described::request(&client, op.table, op.route, &args).unwrap();
+    let accepted = request
+        .send_accepted::<serde_json::Value, serde_json::Value>(op.activity.unwrap())
+        .await
+        .unwrap();
+    let request_id = accepted.request_id().unwrap().to_owned();
+    let mut journal = Journal::create(&path, batch.key()).unwrap();
+    journal
+        .record(Entry::new(step(rows[0].line), StepState::Started))
+        .unwrap();
+    journal
+        .record(Entry {
+            request_id: Some(request_id),
+            ..Entry::new(step(rows[1].line), StepState::Accepted)
+        })
+        .unwrap();
+    drop(journal);
+    let mut journal = Journal::resume(&path, batch.key()).unwrap();
+    let summary = batch
+        .run(&client, &mut journal, &options, &|_| {})
+        .await
+        .unwrap();
+    assert_eq!(summary.rows[0].outcome, Outcome::Unsure, "{summary:?}");
+    assert_eq!(summary.rows[1].outcome, Outcome::Done, "waited, not resent");
+    assert_eq!(summary.rows[2].outcome, Outcome::Done);
+    assert!(!summary.succeeded());
+    assert_eq!(names(&sim), ["Site 001", "Site 002"], "nothing sent twice");
+    // Checked by the user: resent when asked for, and only that row.
+    drop(journal);
+    let mut journal = Journal::resume(&path, batch.key()).unwrap();
+    let resend = Options {
+        resend_unsure: true,
+        ..options
+    };
+    let summary = batch
+        .run(&client, &mut journal, &resend, &|_| {})
+        .await
+        .unwrap();
+    assert_eq!(summary.rows[0].outcome, Outcome::Done, "{summary:?}");
+    assert_eq!(summary.skipped, 2);
+    assert_eq!(names(&sim), ["Site 000", "Site 001", "Site 002"]);
+}

@@ -6,7 +6,7 @@ use crate::error::Error;
 use crate::journal::{Journal, step};
 use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
-use ruckus_one_catalog::{Catalog, ResourceKind, Resources};
+use ruckus_one_catalog::{Catalog, Method, ResourceKind, Resources};
 use ruckus_one_runtime::internal::{self, described};
 use ruckus_one_runtime::{BULK_QUERY_SIZE, Client, PendingActivity, WaitOptions};
 use ruckus_one_state::{Entry, StepState};
@@ -47,6 +47,10 @@ pub struct Options<'a> {
     /// sent (default 5 s): the service makes the object when the write's activity ends, and
     /// that activity's request id is unknown.
     pub settle: Duration,
+    /// On a resume, send again a POST an earlier run started and may have sent when nothing
+    /// identifies its object (default: no; the row is [`Outcome::Unsure`]). PUT, PATCH and
+    /// DELETE rows are sent again in any case: sending them twice changes nothing more.
+    pub resend_unsure: bool,
 }
 
 impl Default for Options<'_> {
@@ -57,6 +61,7 @@ impl Default for Options<'_> {
             wait: WaitOptions::default().initial_interval(Duration::from_millis(250)),
             resources: None,
             settle: Duration::from_secs(5),
+            resend_unsure: false,
         }
     }
 }
@@ -76,6 +81,10 @@ pub enum Outcome {
         /// Why.
         error: String,
     },
+    /// Started by an earlier run that stopped before its answer was recorded, so it may have
+    /// been sent; a POST with no identity to look its object up by, so not sent again (it
+    /// could be done twice). Check it, then resume with `resend_unsure` to send it.
+    Unsure,
     /// Accepted, its activity still running when the wait ended (not a failure; a resume
     /// waits for it and looks the object up).
     Running {
@@ -111,14 +120,16 @@ pub struct Summary {
     pub skipped: usize,
     /// Rows accepted whose activity still ran when the wait ended.
     pub running: usize,
+    /// Rows an earlier run may have sent, not sent again ([`Outcome::Unsure`]).
+    pub unsure: usize,
     /// Every row, in file order.
     pub rows: Vec<RowReport>,
 }
 
 impl Summary {
-    /// No row failed.
+    /// No row failed, and none is left unsure.
     pub fn succeeded(&self) -> bool {
-        self.failed == 0
+        self.failed == 0 && self.unsure == 0
     }
 
     fn of(mut rows: Vec<RowReport>) -> Summary {
@@ -134,6 +145,7 @@ impl Summary {
                 Outcome::Skipped => s.skipped += 1,
                 Outcome::Failed { .. } => s.failed += 1,
                 Outcome::Running { .. } => s.running += 1,
+                Outcome::Unsure => s.unsure += 1,
             }
         }
         s.rows = rows;
@@ -362,6 +374,11 @@ async fn send_row(ctx: &Ctx<'_>, row: &Prepared) -> Option<Sent> {
     }
     let line = row.line;
     let prior = lock(&ctx.journal).get(line).cloned();
+    if let (None, Some(prior)) = (ctx.kind, &prior)
+        && let Some(resumed) = resume_unidentified(ctx, row, prior)
+    {
+        return resumed;
+    }
     if let (Some(kind), Some(prior)) = (ctx.kind, prior) {
         let mut found = find(ctx, kind, row, prior.request_id.as_deref()).await;
         let unknown = prior.state == StepState::Started && prior.request_id.is_none();
@@ -414,6 +431,31 @@ async fn send_row(ctx: &Ctx<'_>, row: &Prepared) -> Option<Sent> {
             ctx.end(line, Outcome::Done, id).await
         }
         Err(e) => ctx.end(line, failed(e), None).await,
+    }
+}
+
+/// A row of an operation without identity that an earlier run left half-way and that must
+/// not be sent again: accepted (its activity is waited for again), or started with no answer
+/// recorded when it is a POST (unsure, unless `resend_unsure`). `None`: send it.
+fn resume_unidentified(ctx: &Ctx<'_>, row: &Prepared, prior: &Entry) -> Option<Option<Sent>> {
+    match (&prior.state, &prior.request_id) {
+        (StepState::Accepted, Some(request_id)) => Some(Some(Sent::Accepted(Accepted {
+            line: row.line,
+            request_id: request_id.clone(),
+            tenant: row.arguments.tenant.clone(),
+            created_id: prior.id.clone(),
+        }))),
+        (StepState::Started, None)
+            if ctx.batch.op.route.method == Method::Post && !ctx.options.resend_unsure =>
+        {
+            let report = RowReport {
+                line: row.line,
+                outcome: Outcome::Unsure,
+                id: None,
+            };
+            Some(Some(Sent::Ended(report)))
+        }
+        _ => None,
     }
 }
 
