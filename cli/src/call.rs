@@ -87,10 +87,12 @@ async fn answer_json(
             return print_request_id(opts, id, created);
         }
         let activity = wait(client, op, id, opts.tty_err).await?;
-        return match crate::created::kind(op) {
-            Some(kind) => crate::created::show(client, call, opts, kind, created, &activity).await,
-            None => single(opts, &activity),
-        };
+        if let Some(kind) = crate::created::kind(op) {
+            return crate::created::show(client, call, opts, kind, created, &activity).await;
+        }
+        // An update shows the object as it now is; other writes their activity.
+        let updated = crate::update::read_back(client, call).await;
+        return single(opts, updated.as_ref().unwrap_or(&activity));
     }
     if let Value::Array(items) = &answer {
         let mut rows = Rows::new(opts.format, columns(op, opts)).with_jq(opts.jq.clone());

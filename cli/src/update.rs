@@ -37,6 +37,26 @@ pub(crate) fn read_of(op: Op) -> Option<Op> {
         .flatten()
 }
 
+/// The object an update `call` (PUT or PATCH) changed, read back by the GET of its path once
+/// its activity ended; `None` for other calls, or when there is no such read or it fails.
+pub(crate) async fn read_back(client: &Client, call: &Call) -> Option<Value> {
+    if !matches!(call.op.route.method, Method::Put | Method::Patch) {
+        return None;
+    }
+    let get = Call {
+        op: sibling(call.op, Method::Get)?,
+        path: call.path.clone(),
+        query: Vec::new(),
+        body: None,
+        version: 0,
+    };
+    crate::call::build(client, &get)
+        .ok()?
+        .send_json()
+        .await
+        .ok()
+}
+
 /// A `PATCH` of the same path taking an object.
 fn patch_of(op: Op) -> Option<Op> {
     let patch = sibling(op, Method::Patch)?;

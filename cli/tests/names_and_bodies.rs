@@ -276,6 +276,9 @@ async fn a_venue_is_renamed_by_one_flag_and_replace_sends_the_body_as_given() {
     let venues = sim.objects(&sim.tenant_id(), "/venues");
     let v2 = venues.iter().find(|v| v["id"] == "v-2").unwrap();
     assert_eq!(v2["name"], "Depot");
+    // What is printed is the venue as it now is, not the activity.
+    assert!(run.stdout.contains("Depot"), "{}", run.stdout);
+    assert!(!run.stdout.contains("SUCCESS"), "{}", run.stdout);
     assert_eq!(v2["address"]["city"], "Lyon", "{v2}");
 
     let put = sim
