@@ -39,8 +39,31 @@ pub(crate) async fn customers(client: &Client) -> Result<Vec<String>, Failure> {
     Ok(ids)
 }
 
-/// The rows one customer's call answers (every page with `--all`).
-async fn rows_of(client: Client, call: Call, all: bool) -> Result<Vec<Value>, Error> {
+/// Puts ids for the names in `call` as the customer `client` acts for has them (each
+/// customer's `HQ` is its own venue).
+async fn resolved(client: &Client, mut call: Call) -> Result<Call, Failure> {
+    crate::resolve::path(client, &mut call).await?;
+    crate::resolve::fields(client, &mut call).await?;
+    crate::request::check_path(&call)?;
+    Ok(call)
+}
+
+/// The rows one customer's call answers (every page with `--all`), its names looked up in
+/// its own objects; a name it does not have is the inner failure.
+async fn rows_of(
+    client: Client,
+    call: Call,
+    all: bool,
+) -> Result<Result<Vec<Value>, Failure>, Error> {
+    let call = match resolved(&client, call).await {
+        Ok(call) => call,
+        Err(f) => return Ok(Err(f)),
+    };
+    answer_of(client, call, all).await.map(Ok)
+}
+
+/// The rows `call` answers as `client`.
+async fn answer_of(client: Client, call: Call, all: bool) -> Result<Vec<Value>, Error> {
     let op = call.op;
     if let (Some(p), Some(paging)) = (&op.route.paging, described::paging(op.route)) {
         if all {
@@ -89,8 +112,8 @@ pub(crate) async fn run(
         .with_jq(opts.jq.clone());
     let (mut ok, mut failed) = (0, Vec::new());
     for outcome in outcomes {
-        match outcome.result {
-            Ok(items) => {
+        let failure = match outcome.result {
+            Ok(Ok(items)) => {
                 ok += 1;
                 for item in items {
                     let mut row = Map::new();
@@ -101,13 +124,14 @@ pub(crate) async fn run(
                     row.insert("error".to_owned(), Value::Null);
                     rows.row(&Value::Object(row)).map_err(io)?;
                 }
+                continue;
             }
-            Err(e) => {
-                let row = json!({"tenant": outcome.tenant, "error": e.to_string()});
-                rows.row(&row).map_err(io)?;
-                failed.push((outcome.tenant, class_of(&e)));
-            }
-        }
+            Ok(Err(f)) => (f.message, f.exit),
+            Err(e) => (e.to_string(), class_of(&e)),
+        };
+        let row = json!({"tenant": outcome.tenant, "error": failure.0});
+        rows.row(&row).map_err(io)?;
+        failed.push((outcome.tenant, failure.1));
     }
     rows.finish().map_err(io)?;
     eprintln!(

@@ -6,6 +6,7 @@ use crate::ops::{self, Op};
 use crate::opts::Opts;
 use crate::{call, commands, dryrun, fanout, request, resolve, tree, update};
 use clap::ArgMatches;
+use ruckus_one_state::lookup;
 
 pub(crate) fn main(mut args: Vec<String>) -> Result<(), Failure> {
     let area = first_word(&args);
@@ -160,18 +161,26 @@ async fn operation(op: Op, m: &ArgMatches, opts: &Opts) -> Result<(), Failure> {
     // `.` and `..` are refused as written, before any name is looked up.
     request::check_dots(&call)?;
     let conn = connect::connect(opts).await?;
-    if !many {
-        resolve::path(&conn.client, &mut call).await?;
-        resolve::fields(&conn.client, &mut call).await?;
-    }
-    request::check_path(&call)?;
     if many {
+        // Names are looked up in each customer's own objects (fanout.rs); a value missing
+        // that no name given can find is refused here, once.
+        if !call
+            .path
+            .iter()
+            .flatten()
+            .any(|v| !lookup::looks_like_id(v))
+        {
+            request::check_path(&call)?;
+        }
         let tenants = match &opts.tenants {
             Some(t) => t.clone(),
             None => fanout::customers(&conn.client).await?,
         };
         return fanout::run(&conn.client, &call, opts, tenants).await;
     }
+    resolve::path(&conn.client, &mut call).await?;
+    resolve::fields(&conn.client, &mut call).await?;
+    request::check_path(&call)?;
     if merges {
         update::prepare(&conn.client, &mut call).await?;
         check_body(&call)?;

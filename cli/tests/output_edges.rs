@@ -68,6 +68,29 @@ async fn csv_of_customers_keeps_every_row_when_the_first_fails() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_name_is_looked_up_in_each_customers_own_objects() {
+    let mut config = SimConfig::default();
+    for c in ["c1", "c2", "c3"] {
+        config = config.customer(DEFAULT_TENANT_ID, c);
+    }
+    let sim = sim_with(config).await;
+    for c in ["c1", "c2"] {
+        let venue = json!({"id": format!("{c}-hq"), "name": "HQ"});
+        sim.insert(c, "/venues", venue).unwrap();
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["venues", "get", "HQ", "--tenants", "c1,c2,c3", "-o", "json"];
+    let run = ruckus(Some(&sim), dir.path(), &args, "");
+    assert_eq!(run.code, 4, "c3 has no HQ: {}", run.stderr);
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&run.stdout).unwrap();
+    let of = |t: &str| rows.iter().find(|r| r["tenant"] == t).unwrap().clone();
+    assert_eq!(of("c1")["id"], "c1-hq", "{}", run.stdout);
+    assert_eq!(of("c2")["id"], "c2-hq", "{}", run.stdout);
+    let missing = of("c3")["error"].as_str().unwrap_or_default().to_owned();
+    assert!(missing.contains("HQ"), "{}", run.stdout);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn table_of_customers_keeps_every_row_when_the_first_fails() {
     let sim = customers_first_failing().await;
     let dir = tempfile::tempdir().unwrap();
