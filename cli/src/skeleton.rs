@@ -56,8 +56,11 @@ fn object(op: Op, schema: &'static Value, prefix: &str, depth: usize, out: &mut 
     let Some(props) = s.get("properties").and_then(Value::as_object) else {
         return;
     };
+    // Required fields in the schema's order, then the others by name: the same whatever
+    // order the properties' map keeps.
+    let rank = |n: &str| required.iter().position(|r| *r == n).unwrap_or(usize::MAX);
     let mut names: Vec<&String> = props.keys().collect();
-    names.sort_by_key(|n| !required.contains(&n.as_str()));
+    names.sort_by(|a, b| rank(a).cmp(&rank(b)).then(a.cmp(b)));
     for name in names {
         let sub = &props[name];
         let path = if prefix.is_empty() {
