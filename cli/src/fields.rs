@@ -149,6 +149,14 @@ pub(crate) fn flags(op: Op) -> Vec<Flag> {
         if !field.variants.is_empty() && field.variants.len() < all_variants {
             help.push_str(&format!(" [{}]", field.variants.join(", ")));
         }
+        if !field.path.contains('.')
+            && let Some(kind) = crate::resolve::field_kind(op, &field.path)
+        {
+            help.push_str(&format!(
+                "; takes the {}'s id or name",
+                kind.name.replace('_', " ")
+            ));
+        }
         let mut flag = named(
             &mut taken,
             "field",

@@ -156,20 +156,32 @@ async fn one(
     }
 }
 
+/// The kind whose object a query or top-level body field `name` of `op` names by id, when its
+/// names are looked up: a listable kind directly under the tenant, or under a parent whose id
+/// the call holds when the field reads as a reference (`apGroupId`; a bare `id` or a
+/// `serialNumber` may be the identity of the object the call makes) of another kind than
+/// the operation's own.
+pub(crate) fn field_kind(op: Op, name: &str) -> Option<&'static ResourceKind> {
+    let resources = resources().ok()?;
+    let api = op.table.api.name.as_str();
+    let reference = name.len() > 2 && name.ends_with("Id");
+    let own = kind_of_operation(op);
+    resources.kinds.iter().find(|k| {
+        k.api == api
+            && k.operations.list.is_some()
+            && k.id_param.as_deref() == Some(name)
+            && (k.parent.is_none() || (reference && own.is_none_or(|o| o.name != k.name)))
+    })
+}
+
 /// Puts ids for names in `call`'s query values and top-level body fields that hold the id of
-/// an object directly under the tenant (a `venueId` field names a venue): the same lookup as
-/// a path value, with no parent.
+/// a listable object: one directly under the tenant (a `venueId` field names a venue), or one
+/// under a parent whose id the call holds (an `apGroupId` field names an AP group of the
+/// venue in the path). The same lookup as a path value; top-level kinds first, so a parent
+/// named in the body is an id by the time its children are looked up.
 pub(crate) async fn fields(client: &Client, call: &mut Call) -> Result<(), Failure> {
-    let resources = resources()?;
-    let api = call.op.table.api.name.as_str();
-    let kind_of = |name: &str| {
-        resources.kinds.iter().find(|k| {
-            k.api == api
-                && k.parent.is_none()
-                && k.operations.list.is_some()
-                && k.id_param.as_deref() == Some(name)
-        })
-    };
+    resources()?;
+    let kind_of = |name: &str| field_kind(call.op, name);
     let mut wanted: Vec<(String, String, &ResourceKind)> = Vec::new();
     for (name, value) in &call.query {
         if let Some(kind) = kind_of(name) {
@@ -187,9 +199,20 @@ pub(crate) async fn fields(client: &Client, call: &mut Call) -> Result<(), Failu
     if wanted.is_empty() {
         return Ok(());
     }
+    wanted.sort_by_key(|(_, _, kind)| kind.parent.is_some());
     let conn = Connection::new(client, None)?;
     for (name, text, kind) in wanted {
-        let Some(found) = one(&conn, kind, &BTreeMap::new(), &text, &name).await? else {
+        let mut under = BTreeMap::new();
+        if let Some(pp) = &kind.parent_param {
+            // A child kind needs its parent's id from the call; without it, ids only.
+            let Some(parent) =
+                value_of(call, pp).filter(|v| lookup::looks_like_id(v) || !v.is_empty())
+            else {
+                continue;
+            };
+            under.insert(pp.clone(), parent);
+        }
+        let Some(found) = one(&conn, kind, &under, &text, &name).await? else {
             continue;
         };
         for (_, v) in call.query.iter_mut().filter(|(n, _)| *n == name) {
@@ -203,4 +226,20 @@ pub(crate) async fn fields(client: &Client, call: &mut Call) -> Result<(), Failu
         }
     }
     Ok(())
+}
+
+/// The value `call` gives the parameter or top-level body field `name`: its path value, its
+/// query value, else its body field.
+fn value_of(call: &Call, name: &str) -> Option<String> {
+    let route = call.op.route;
+    if let Some(at) = route.path_params.iter().position(|p| p.name == name) {
+        return call.path.get(at).cloned().flatten();
+    }
+    if let Some((_, v)) = call.query.iter().find(|(n, _)| *n == name) {
+        return Some(v.clone());
+    }
+    match &call.body {
+        Some(serde_json::Value::Object(body)) => body.get(name)?.as_str().map(str::to_owned),
+        _ => None,
+    }
 }

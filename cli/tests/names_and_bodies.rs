@@ -303,6 +303,32 @@ async fn a_venue_is_renamed_by_one_flag_and_replace_sends_the_body_as_given() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_field_naming_a_child_object_is_looked_up_under_its_parent() {
+    let sim = seeded().await;
+    let t = sim.tenant_id();
+    // The same group name in two venues: the AP's own venue's group is the one meant.
+    for (venue, id) in [("v-2", "g-lyon"), ("v-1", "g-lobby")] {
+        let group = json!({"id": id, "name": "Floor 2"});
+        sim.insert(&t, &format!("/venues/{venue}/apGroups"), group)
+            .unwrap();
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["aps", "update", "311900000001", "--ap-group-id", "floor 2"];
+    let run = ruckus(Some(&sim), dir.path(), &args, "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let aps = sim.objects(&t, "/venues/v-2/aps");
+    assert_eq!(aps[0]["apGroupId"], "g-lyon", "{}", aps[0]);
+    // A name the venue does not have is not found (exit 4), and nothing is sent.
+    let puts = |sim: &Simulator| sim.requests().iter().filter(|r| r.method == "PUT").count();
+    let before = puts(&sim);
+    let args = ["aps", "update", "311900000001", "--ap-group-id", "Roof"];
+    let run = ruckus(Some(&sim), dir.path(), &args, "");
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    assert!(run.stderr.contains("Roof"), "{}", run.stderr);
+    assert_eq!(puts(&sim), before);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_create_prints_the_new_id_and_quiet_prints_ids_only() {
     let sim = seeded().await;
     let dir = tempfile::tempdir().unwrap();
