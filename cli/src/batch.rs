@@ -14,7 +14,6 @@ use ruckus_one_workflows::batch::{Batch, Operation, Options, Outcome, RowReport,
 use ruckus_one_workflows::journal::Journal;
 use ruckus_one_workflows::rows::Input;
 use serde_json::{Value, json};
-use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -170,28 +169,19 @@ pub(crate) async fn run(op: Op, m: &ArgMatches, opts: &Opts, file: &str) -> Resu
         ..Options::default()
     };
     let conn = crate::connect::connect(opts).await?;
-    let total = batch.rows().len();
-    let ended = AtomicUsize::new(0);
+    let bar = crate::progress::Rows::new(batch.rows().len(), opts.tty_err);
     let failed = AtomicUsize::new(0);
-    let tty = opts.tty_err;
     let progress = |report: &RowReport| {
-        let n = ended.fetch_add(1, Ordering::Relaxed) + 1;
         if matches!(report.outcome, Outcome::Failed { .. }) {
             failed.fetch_add(1, Ordering::Relaxed);
         }
-        if tty {
-            let f = failed.load(Ordering::Relaxed);
-            eprint!("\r{n}/{total} rows ({f} failed)");
-            let _ = std::io::stderr().flush();
-        }
+        bar.ended(failed.load(Ordering::Relaxed));
     };
     let summary = batch
         .run(&conn.client, &mut journal, &options, &progress)
         .await
         .map_err(usage)?;
-    if tty {
-        eprint!("\r\x1b[2K");
-    }
+    bar.finish();
     report(&summary, opts)
 }
 

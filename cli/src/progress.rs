@@ -1,33 +1,60 @@
-//! A progress line on standard error (only on a terminal): a spinner with what is waited for
-//! and the seconds so far, erased when done.
+//! Progress on standard error, only on a terminal (indicatif): a spinner with what is waited
+//! for and the time so far, and a batch's bar of rows ended; each erased when done.
 
-use std::io::Write;
-use std::time::{Duration, Instant};
-use tokio::task::JoinHandle;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::time::Duration;
 
+/// A spinner while something is waited for.
 pub(crate) struct Progress {
-    task: JoinHandle<()>,
+    bar: ProgressBar,
 }
 
 impl Progress {
     pub(crate) fn start(what: String) -> Progress {
-        let task = tokio::spawn(async move {
-            let started = Instant::now();
-            let frames = ['|', '/', '-', '\\'];
-            let mut tick = tokio::time::interval(Duration::from_millis(120));
-            for n in 0usize.. {
-                tick.tick().await;
-                let secs = started.elapsed().as_secs();
-                eprint!("\r{} {what} ({secs} s)", frames[n % frames.len()]);
-                let _ = std::io::stderr().flush();
-            }
-        });
-        Progress { task }
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        let style = ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner());
+        bar.set_style(style);
+        bar.set_message(what);
+        bar.enable_steady_tick(Duration::from_millis(120));
+        Progress { bar }
     }
 
     pub(crate) fn stop(self) {
-        self.task.abort();
-        eprint!("\r\x1b[2K");
-        let _ = std::io::stderr().flush();
+        self.bar.finish_and_clear();
+    }
+}
+
+/// A bar of the rows of a batch that have ended, with how many failed.
+pub(crate) struct Rows {
+    bar: ProgressBar,
+}
+
+impl Rows {
+    /// A bar of `total` rows, drawn when `shown` (standard error is a terminal).
+    pub(crate) fn new(total: usize, shown: bool) -> Rows {
+        let target = if shown {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        };
+        let bar = ProgressBar::with_draw_target(Some(total as u64), target);
+        let style = ProgressStyle::with_template("{bar:30} {pos}/{len} rows ({msg}) {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar());
+        bar.set_style(style);
+        bar.set_message("0 failed");
+        // Drawn at once, however fast the rows end.
+        bar.tick();
+        Rows { bar }
+    }
+
+    /// One more row ended; `failed` so far.
+    pub(crate) fn ended(&self, failed: usize) {
+        self.bar.set_message(format!("{failed} failed"));
+        self.bar.inc(1);
+    }
+
+    pub(crate) fn finish(self) {
+        self.bar.finish_and_clear();
     }
 }

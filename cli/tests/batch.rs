@@ -265,3 +265,43 @@ async fn a_dry_run_prints_every_row_and_fills_path_columns() {
     assert_eq!(previews[1]["body"]["type"], "REBOOT");
     assert!(sim.requests().is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rows_bar_shows_on_a_terminal_only() {
+    use std::io::Read;
+    let sim = sim_with(SimConfig::default()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let csv = venues_csv(dir.path(), "Bar", 3);
+    let args = ["venues", "create", "--each", csv.as_str()];
+    // Standard error on a pseudo-terminal: the bar of rows is drawn, then erased.
+    let pty = nix::pty::openpty(None, None).expect("a pseudo-terminal");
+    let mut cmd = command(Some(&sim), dir.path(), &args);
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(pty.slave));
+    cmd.env("TERM", "xterm-256color");
+    let mut child = cmd.spawn().unwrap();
+    drop(cmd);
+    let mut screen = Vec::new();
+    let mut master = std::fs::File::from(pty.master);
+    let mut buf = [0u8; 4096];
+    // A read error (EIO) is the terminal closing: the child is gone.
+    while let Ok(n @ 1..) = master.read(&mut buf) {
+        screen.extend_from_slice(&buf[..n]);
+    }
+    assert!(child.wait().unwrap().success());
+    let screen = String::from_utf8_lossy(&screen);
+    assert!(screen.contains("/3 rows (0 failed)"), "{screen:?}");
+    every_once(&sim, "Bar", 3);
+    // Piped: the counts line only, no bar.
+    let csv = venues_csv(dir.path(), "Piped", 2);
+    let run = ruckus(
+        Some(&sim),
+        dir.path(),
+        &["venues", "create", "--each", &csv],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!run.stderr.contains("rows (0 failed)"), "{}", run.stderr);
+    assert!(!run.stderr.contains('\r'), "{:?}", run.stderr);
+}
