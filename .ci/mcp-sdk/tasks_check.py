@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import warnings
 from contextlib import asynccontextmanager
 
@@ -152,6 +153,8 @@ async def http(binary: str):
     try:
         line = server.stderr.readline()
         url = line.split("serving MCP at ", 1)[1].strip()
+        # Keep reading what it logs, so that a full pipe never stops it.
+        threading.Thread(target=server.stderr.read, daemon=True).start()
         async with streamablehttp_client(url) as (read, write, _):
             yield read, write
     finally:
