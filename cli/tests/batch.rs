@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
-use support::{command, ruckus, sim_with};
+use support::{Screen, command, on_pty, ruckus, sim_with};
 
 /// A CSV of `rows` venues named `{prefix} 000`, `{prefix} 001`, ...
 fn venues_csv(dir: &Path, prefix: &str, rows: usize) -> String {
@@ -268,29 +268,13 @@ async fn a_dry_run_prints_every_row_and_fills_path_columns() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_rows_bar_shows_on_a_terminal_only() {
-    use std::io::Read;
     let sim = sim_with(SimConfig::default()).await;
     let dir = tempfile::tempdir().unwrap();
     let csv = venues_csv(dir.path(), "Bar", 3);
     let args = ["venues", "create", "--each", csv.as_str()];
     // Standard error on a pseudo-terminal: the bar of rows is drawn, then erased.
-    let pty = nix::pty::openpty(None, None).expect("a pseudo-terminal");
-    let mut cmd = command(Some(&sim), dir.path(), &args);
-    cmd.stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::from(pty.slave));
-    cmd.env("TERM", "xterm-256color");
-    let mut child = cmd.spawn().unwrap();
-    drop(cmd);
-    let mut screen = Vec::new();
-    let mut master = std::fs::File::from(pty.master);
-    let mut buf = [0u8; 4096];
-    // A read error (EIO) is the terminal closing: the child is gone.
-    while let Ok(n @ 1..) = master.read(&mut buf) {
-        screen.extend_from_slice(&buf[..n]);
-    }
-    assert!(child.wait().unwrap().success());
-    let screen = String::from_utf8_lossy(&screen);
+    let (ok, screen) = on_pty(command(Some(&sim), dir.path(), &args), Screen::Stderr);
+    assert!(ok, "{screen:?}");
     assert!(screen.contains("/3 rows (0 failed)"), "{screen:?}");
     every_once(&sim, "Bar", 3);
     // Piped: the counts line only, no bar.

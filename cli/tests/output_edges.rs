@@ -4,13 +4,12 @@
 
 mod support;
 
-use nix::pty::openpty;
 use ruckus_one_sim::config::DEFAULT_TENANT_ID;
 use ruckus_one_sim::{Fault, SimConfig, Simulator};
 use serde_json::json;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::process::Stdio;
-use support::{command, ruckus, sim_with};
+use support::{Screen, command, on_pty, ruckus, sim_with};
 
 /// Three customers with a venue each; the first customer's query answers 500.
 async fn customers_first_failing() -> Simulator {
@@ -224,26 +223,11 @@ async fn watch_draws_a_list_again_until_stopped() {
 /// `ruckus ARGS` with standard output on a pseudo-terminal: what it showed.
 fn on_terminal(sim: &Simulator, args: &[&str], no_color: bool) -> String {
     let dir = tempfile::tempdir().unwrap();
-    let pty = openpty(None, None).expect("a pseudo-terminal");
     let mut cmd = command(Some(sim), dir.path(), args);
-    cmd.stdin(Stdio::null())
-        .stdout(Stdio::from(pty.slave))
-        .stderr(Stdio::null());
-    cmd.env("TERM", "xterm-256color");
     if no_color {
         cmd.env("NO_COLOR", "1");
     }
-    let mut child = cmd.spawn().unwrap();
-    drop(cmd);
-    let mut screen = Vec::new();
-    let mut master = std::fs::File::from(pty.master);
-    let mut buf = [0u8; 4096];
-    // A read error (EIO) is the terminal closing: the child is gone.
-    while let Ok(n @ 1..) = master.read(&mut buf) {
-        screen.extend_from_slice(&buf[..n]);
-    }
-    child.wait().unwrap();
-    String::from_utf8_lossy(&screen).into_owned()
+    on_pty(cmd, Screen::Stdout).1
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -74,3 +74,34 @@ pub fn command(sim: Option<&Simulator>, config_dir: &Path, args: &[&str]) -> Com
     }
     cmd
 }
+
+/// Which stream of a command a pseudo-terminal takes.
+#[derive(Clone, Copy)]
+pub enum Screen {
+    Stdout,
+    Stderr,
+}
+
+/// Runs `cmd` with `screen` on a new pseudo-terminal (`TERM=xterm-256color`) and the other
+/// output stream and standard input closed; whether it succeeded, and what the terminal showed.
+pub fn on_pty(mut cmd: Command, screen: Screen) -> (bool, String) {
+    use std::io::Read;
+    let pty = nix::pty::openpty(None, None).expect("a pseudo-terminal");
+    cmd.stdin(Stdio::null()).env("TERM", "xterm-256color");
+    match screen {
+        Screen::Stdout => cmd.stdout(Stdio::from(pty.slave)).stderr(Stdio::null()),
+        Screen::Stderr => cmd.stderr(Stdio::from(pty.slave)).stdout(Stdio::null()),
+    };
+    let mut child = cmd.spawn().expect("the binary runs");
+    // Only the child holds the terminal's end now: reading ends when it exits.
+    drop(cmd);
+    let mut shown = Vec::new();
+    let mut master = std::fs::File::from(pty.master);
+    let mut buf = [0u8; 4096];
+    // A read error (EIO) is the terminal closing: the child is gone.
+    while let Ok(n @ 1..) = master.read(&mut buf) {
+        shown.extend_from_slice(&buf[..n]);
+    }
+    let ok = child.wait().expect("the binary ends").success();
+    (ok, String::from_utf8_lossy(&shown).into_owned())
+}
