@@ -74,7 +74,12 @@ pub(super) async fn layer(
     let header = |name: &str| parts.headers.get(name).and_then(|v| v.to_str().ok());
     let session = header("mcp-session-id").map(str::to_owned);
     let spec_session = header("mcp-protocol-version") == Some(VERSION);
-    let rebuild = |bytes: Bytes| Request::from_parts(parts.clone(), Body::from(bytes));
+    // The body may be rewritten (a task call's), so its length is the body's own.
+    let rebuild = |bytes: Bytes| {
+        let mut parts = parts.clone();
+        parts.headers.remove(CONTENT_LENGTH);
+        Request::from_parts(parts, Body::from(bytes))
+    };
     let Some(message) = message else {
         return next.run(rebuild(bytes)).await;
     };
