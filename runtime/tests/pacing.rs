@@ -8,30 +8,11 @@ use std::time::Duration;
 
 use common::loopback::{Answer, Loopback, ServerBucket};
 use futures_util::future::join_all;
-use ruckus_one_runtime::internal::{
-    Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, MediaTypes, Operation, Request, Service,
-};
+use ruckus_one_runtime::internal::{ErrorFamily, MediaTypes, Operation, Request, Service};
 use ruckus_one_runtime::{Client, Config, Credentials, Method, Pacing, RateLimit, RetryPolicy};
 use tokio::time::Instant;
 
-static API: Api = Api {
-    name: "network",
-    title: "Network",
-    prefix: "",
-    hosts: Hosts {
-        asia: "https://a.example",
-        europe: "https://e.example",
-        north_america: "https://n.example",
-    },
-    auth: ApiAuth::ClientCredentials,
-    tenant_limit: None,
-};
-
-static AUTH: AuthSettings = AuthSettings {
-    token_url: "{host}/oauth2/token/{tenant_id}",
-    token_url_without_tenant: "{host}/oauth2/token",
-    tenant_header: "x-rks-tenantid",
-};
+use common::{AUTH, NETWORK as API};
 
 /// A small published limit: 10 calls at once, 5 back per second.
 static SMALL: Service = Service {

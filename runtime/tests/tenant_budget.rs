@@ -10,7 +10,7 @@ use std::time::Duration;
 use common::loopback::{Answer, Hit, Loopback, ServerBucket};
 use futures_util::future::join_all;
 use ruckus_one_runtime::internal::{
-    Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, MediaTypes, Operation, Request, Service,
+    Api, ApiAuth, ErrorFamily, MediaTypes, Operation, Request, Service,
 };
 use ruckus_one_runtime::{
     Client, Config, Credentials, Error, Method, Pacing, RateLimit, RetryPolicy, TenantLimit,
@@ -23,20 +23,12 @@ static API: Api = Api {
     name: "network",
     title: "Network",
     prefix: "",
-    hosts: Hosts {
-        asia: "https://a.example",
-        europe: "https://e.example",
-        north_america: "https://n.example",
-    },
+    hosts: common::EXAMPLE_HOSTS,
     auth: ApiAuth::ClientCredentials,
     tenant_limit: Some(TenantLimit::new(20, 600)),
 };
 
-static AUTH: AuthSettings = AuthSettings {
-    token_url: "{host}/oauth2/token/{tenant_id}",
-    token_url_without_tenant: "{host}/oauth2/token",
-    tenant_header: "x-rks-tenantid",
-};
+use common::AUTH;
 
 /// Each service alone: 15 at once, 8 a second (three of them together allow more than the
 /// tenant).

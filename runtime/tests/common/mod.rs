@@ -60,6 +60,23 @@ pub static UNIT: Api = Api {
     tenant_limit: None,
 };
 
+/// Hosts that are never reached (tests point the client at loopback).
+pub const EXAMPLE_HOSTS: Hosts = Hosts {
+    asia: "https://a.example",
+    europe: "https://e.example",
+    north_america: "https://n.example",
+};
+
+/// The network API on [`EXAMPLE_HOSTS`], without a tenant limit.
+pub static NETWORK: Api = Api {
+    name: "network",
+    title: "Network",
+    prefix: "",
+    hosts: EXAMPLE_HOSTS,
+    auth: ApiAuth::ClientCredentials,
+    tenant_limit: None,
+};
+
 pub static AUTH: AuthSettings = AuthSettings {
     token_url: "{host}/oauth2/token/{tenant_id}",
     token_url_without_tenant: "{host}/oauth2/token",

@@ -2,28 +2,11 @@
 //! waits, their redaction).
 
 use ruckus_one_runtime::Method;
-use ruckus_one_runtime::internal::{
-    Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, MediaTypes, Operation, Service,
-};
+use ruckus_one_runtime::internal::{ErrorFamily, MediaTypes, Operation, Service};
 
-pub static API: Api = Api {
-    name: "network",
-    title: "Network",
-    prefix: "",
-    hosts: Hosts {
-        asia: "https://a.example",
-        europe: "https://e.example",
-        north_america: "https://n.example",
-    },
-    auth: ApiAuth::ClientCredentials,
-    tenant_limit: None,
-};
-
-pub static AUTH: AuthSettings = AuthSettings {
-    token_url: "{host}/oauth2/token/{tenant_id}",
-    token_url_without_tenant: "{host}/oauth2/token",
-    tenant_header: "x-rks-tenantid",
-};
+// Re-exported for the tests that import the fixture from here; not each uses both.
+#[allow(unused_imports)]
+pub use super::{AUTH, NETWORK as API};
 
 pub static UNPACED: Service = Service {
     name: "activities",
